@@ -1,0 +1,69 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// CLI is the command tree; one file per command.
+type CLI struct {
+	Run     RunCmd     `cmd:"" help:"Run a command in a sandbox."`
+	Plan    PlanCmd    `cmd:"" help:"Print the resolved plan as JSON without running anything."`
+	Status  StatusCmd  `cmd:"" help:"Report whether each backend can run here, and if not, the fix."`
+	Version VersionCmd `cmd:"" help:"Print the build and policy digest."`
+}
+
+// Streams are the process's standard streams, injected for tests.
+type Streams struct {
+	In       *os.File
+	Out, Err io.Writer
+}
+
+// exitError carries a member's exit status through kong.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Main parses args, runs the command and returns the exit status.
+func Main(args []string, in *os.File, out, errw io.Writer) int {
+	var cli CLI
+	code := -1
+	parser, err := kong.New(&cli,
+		kong.Name("acbox"),
+		kong.Description("Run a command with only the access it was granted."),
+		kong.Writers(out, errw),
+		kong.Exit(func(c int) { code = c }),
+		kong.UsageOnError(),
+		kong.Bind(&Streams{In: in, Out: out, Err: errw}),
+	)
+	if err != nil {
+		fmt.Fprintln(errw, "acbox:", err)
+		return 1
+	}
+	ctx, err := parser.Parse(args)
+	if code >= 0 {
+		return code
+	}
+	if err != nil {
+		fmt.Fprintln(errw, "acbox:", err)
+		return coordinator.ExitUsage
+	}
+	return report(ctx.Run(), errw)
+}
+
+func report(err error, errw io.Writer) int {
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if err != nil {
+		fmt.Fprintln(errw, "acbox:", err)
+	}
+	return coordinator.ExitCode(err)
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// LaunchFlags are the flags shared by `run` and `plan`; they build the same
+// Spec the JSON launch spec does.
+type LaunchFlags struct {
+	Read        []string `short:"r" placeholder:"DIR" help:"Grant DIR read-only (repeatable)."`
+	Write       []string `short:"w" placeholder:"DIR" help:"Grant DIR read-write (repeatable)."`
+	Cwd         string   `placeholder:"DIR" help:"Working directory; must lie inside a grant (default: the current directory when granted, else the private home)."`
+	Allow       []string `placeholder:"HOST[:PORT]" help:"Allow HOST through the egress proxy (repeatable; implies --net proxy). *.HOST allows subdomains."`
+	Net         string   `placeholder:"MODE" help:"Network: none (default), proxy or host."`
+	ConnectPort []uint16 `placeholder:"PORT" help:"With --net host: TCP ports the member may connect to."`
+	BindPort    []uint16 `placeholder:"PORT" help:"With --net host: TCP ports the member may bind."`
+	Backend     string   `default:"native" help:"Backend: native, docker or auto."`
+	Image       string   `help:"Image for the docker backend."`
+	TTY         *bool    `name:"tty" negatable:"" help:"Give the member a private terminal (default: when stdin is a terminal)."`
+	Env         []string `placeholder:"K=V" help:"Set an environment variable inside (repeatable)."`
+	PassEnv     []string `placeholder:"K" help:"Pass a variable from this environment (repeatable)."`
+	Mount       []string `placeholder:"SRC:DST[:ro|rw]" help:"Trusted runtime mount of a file, directory or socket (default ro)."`
+	Tmpfs       []string `placeholder:"PATH[:SIZE]" help:"Extra private tmpfs (default size 64MiB)."`
+	Memory      string   `help:"Memory limit, e.g. 2GiB."`
+	Pids        int      `help:"Process limit."`
+	BestEffort  bool     `help:"Run even when a requested control cannot be enforced; the report lists what is missing."`
+	Spec        string   `placeholder:"FILE|-" help:"Read the whole launch as JSON (flags add to it)."`
+	Command     []string `arg:"" optional:"" passthrough:"" help:"Command and arguments, after --."`
+}
+
+// spec builds the launch spec from --spec and the flags.
+func (f *LaunchFlags) spec(in *os.File) (coordinator.Spec, error) {
+	var s coordinator.Spec
+	if f.Spec != "" {
+		var err error
+		if s, err = readSpec(f.Spec, in); err != nil {
+			return s, err
+		}
+	}
+	if err := f.apply(&s); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+func readSpec(name string, in *os.File) (coordinator.Spec, error) {
+	if name == "-" {
+		return coordinator.ParseSpec(in)
+	}
+	fh, err := os.Open(name)
+	if err != nil {
+		return coordinator.Spec{}, err
+	}
+	defer fh.Close()
+	return coordinator.ParseSpec(fh)
+}
+
+func (f *LaunchFlags) apply(s *coordinator.Spec) error {
+	s.Access.Read = append(s.Access.Read, f.Read...)
+	s.Access.Write = append(s.Access.Write, f.Write...)
+	cmd := f.Command
+	if len(cmd) > 0 && cmd[0] == "--" {
+		cmd = cmd[1:]
+	}
+	if len(cmd) > 0 {
+		s.Command = cmd
+	}
+	if f.Cwd != "" {
+		s.Cwd = f.Cwd
+	}
+	if f.Backend != "native" || s.Backend == "" {
+		s.Backend = f.Backend
+	}
+	if f.Image != "" {
+		s.Image = f.Image
+	}
+	f.applyNetwork(&s.Access.Network)
+	if err := f.applyMounts(s); err != nil {
+		return err
+	}
+	if err := f.applyEnv(s); err != nil {
+		return err
+	}
+	if f.Memory != "" {
+		s.Limits.Memory = f.Memory
+	}
+	if f.Pids != 0 {
+		s.Limits.Pids = f.Pids
+	}
+	s.BestEffort = s.BestEffort || f.BestEffort
+	s.TTY = f.tty(s.TTY)
+	return nil
+}
+
+func (f *LaunchFlags) applyNetwork(n *coordinator.NetworkSpec) {
+	if f.Net != "" {
+		n.Mode = f.Net
+	}
+	if len(f.Allow) > 0 {
+		list := []string{}
+		if n.Allow != nil {
+			list = append(list, *n.Allow...)
+		}
+		list = append(list, f.Allow...)
+		n.Allow = &list
+	}
+	n.ConnectPorts = append(n.ConnectPorts, f.ConnectPort...)
+	n.BindPorts = append(n.BindPorts, f.BindPort...)
+}
+
+func (f *LaunchFlags) applyMounts(s *coordinator.Spec) error {
+	for _, m := range f.Mount {
+		ms, err := coordinator.ParseMountFlag(m)
+		if err != nil {
+			return err
+		}
+		s.Mounts = append(s.Mounts, ms)
+	}
+	for _, t := range f.Tmpfs {
+		s.Tmpfs = append(s.Tmpfs, coordinator.ParseTmpfsFlag(t))
+	}
+	return nil
+}
+
+func (f *LaunchFlags) applyEnv(s *coordinator.Spec) error {
+	for _, kv := range f.Env {
+		k, v, err := coordinator.ParseEnvFlag(kv)
+		if err != nil {
+			return err
+		}
+		if s.Env == nil {
+			s.Env = map[string]string{}
+		}
+		s.Env[k] = v
+	}
+	s.PassEnv = append(s.PassEnv, f.PassEnv...)
+	return nil
+}
+
+// tty: an explicit flag wins, then the spec, then "is stdin a terminal".
+func (f *LaunchFlags) tty(fromSpec bool) bool {
+	if f.TTY != nil {
+		return *f.TTY
+	}
+	if fromSpec || f.Spec != "" {
+		return fromSpec
+	}
+	return term.IsTerminal(int(os.Stdin.Fd()))
+}
+
+// resolve builds the plan for these flags on this host.
+func (f *LaunchFlags) resolve(in *os.File) (*coordinator.Plan, error) {
+	s, err := f.spec(in)
+	if err != nil {
+		return nil, err
+	}
+	h, err := coordinator.HostFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return coordinator.Resolve(s, h)
+}

@@ -1,0 +1,18 @@
+// Command acbox runs a command with only the access it was granted. See the
+// README for the commands and what each control buys.
+package main
+
+import (
+	"os"
+
+	"github.com/acbox/acbox/nsjail"
+)
+
+func main() {
+	// The sandbox's pid 1 is this same binary, re-executed by the native
+	// backend; it never reaches the command line parser.
+	if nsjail.IsHelper() {
+		nsjail.HelperMain()
+	}
+	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

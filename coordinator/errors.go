@@ -1,0 +1,68 @@
+package coordinator
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit statuses of acbox itself. A member's own status passes through
+// unchanged (128+N when it was killed by signal N); these are chosen above
+// the range shells use for signals so that callers can tell them apart.
+const (
+	// ExitUsage: the command line or spec could not be parsed.
+	ExitUsage = 2
+	// ExitRefused: the request was understood and refused by policy
+	// (a refused grant, a wider nested launch, admission).
+	ExitRefused = 125
+	// ExitCannotSandbox: the host could not provide a requested control;
+	// nothing was run.
+	ExitCannotSandbox = 126
+)
+
+// ErrRefused marks errors that refuse a request by policy.
+var ErrRefused = errors.New("refused by policy")
+
+// ErrCannotSandbox marks errors where the host could not provide a control.
+var ErrCannotSandbox = errors.New("cannot sandbox")
+
+// ErrInvalid marks malformed input (bad spec fields, unknown values).
+var ErrInvalid = errors.New("invalid request")
+
+// RefusedError names the path or value refused, why, and what to do instead.
+type RefusedError struct {
+	Subject string // the path or value, as the user wrote it
+	Why     string
+	Instead string // the next step; may be empty
+}
+
+func (e *RefusedError) Error() string {
+	s := fmt.Sprintf("%s: %s", e.Subject, e.Why)
+	if e.Instead != "" {
+		s += "; " + e.Instead
+	}
+	return s
+}
+
+func (e *RefusedError) Unwrap() error { return ErrRefused }
+
+func refuse(subject, why, instead string) error {
+	return &RefusedError{Subject: subject, Why: why, Instead: instead}
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// ExitCode maps an error from planning or launching to acbox's exit status.
+func ExitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, ErrInvalid):
+		return ExitUsage
+	case errors.Is(err, ErrRefused):
+		return ExitRefused
+	default:
+		return ExitCannotSandbox
+	}
+}

@@ -1,0 +1,94 @@
+package coordinator
+
+import (
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Host is what resolving needs to know about the invoking user and machine.
+// HostFromEnv fills it from the process; tests build it by hand.
+type Host struct {
+	UID, GID  int
+	User      string
+	Home      string                      // the user's home directory, canonical
+	Cwd       string                      // the launch directory, for relative paths
+	StateDir  string                      // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
+	ConfigDir string                      // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
+	Protect   []string                    // protected paths from the config and ACBOX_PROTECT
+	Getenv    func(string) (string, bool) // nil: os.LookupEnv
+}
+
+// HostFromEnv describes the calling process's user and machine. It reads
+// the user's config for protected paths; a broken config is an error.
+func HostFromEnv() (Host, error) {
+	h := Host{UID: os.Getuid(), GID: os.Getgid(), Getenv: os.LookupEnv}
+	h.User, h.Home = lookupUser(h.UID)
+	if real, err := filepath.EvalSymlinks(h.Home); err == nil {
+		h.Home = real
+	}
+	if wd, err := os.Getwd(); err == nil {
+		h.Cwd = wd
+	}
+	h.StateDir = stateDir(h.Home)
+	h.ConfigDir = configDir(h.Home)
+	cfg, err := LoadConfig(h.ConfigDir)
+	if err != nil {
+		return h, err
+	}
+	h.Protect = append(h.Protect, cfg.Protect...)
+	if v := os.Getenv("ACBOX_PROTECT"); v != "" {
+		h.Protect = append(h.Protect, filepath.SplitList(v)...)
+	}
+	for i, p := range h.Protect {
+		h.Protect[i] = expandHome(p, h.Home)
+	}
+	return h, nil
+}
+
+func lookupUser(uid int) (name, home string) {
+	name, home = os.Getenv("USER"), os.Getenv("HOME")
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
+		name, home = u.Username, u.HomeDir
+	}
+	if name == "" {
+		name = strconv.Itoa(uid)
+	}
+	if home == "" || !filepath.IsAbs(home) {
+		home = "/"
+	}
+	return name, filepath.Clean(home)
+}
+
+func stateDir(home string) string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "acbox")
+	}
+	return filepath.Join(home, ".local", "state", "acbox")
+}
+
+func configDir(home string) string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "acbox")
+	}
+	return filepath.Join(home, ".config", "acbox")
+}
+
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+func (h Host) getenv(k string) (string, bool) {
+	if h.Getenv == nil {
+		return os.LookupEnv(k)
+	}
+	return h.Getenv(k)
+}

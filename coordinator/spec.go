@@ -1,0 +1,99 @@
+package coordinator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// Spec is a launch request as the agent-team extension sends it (the JSON
+// launch spec) or as the command-line flags build it. Zero values mean the
+// documented defaults: backend "native", cwd the launch directory, network
+// "none", tty off, limits 2 GiB and 1024 processes.
+type Spec struct {
+	Backend    string            `json:"backend,omitempty"`
+	Command    []string          `json:"command"`
+	Cwd        string            `json:"cwd,omitempty"`
+	Access     Access            `json:"access"`
+	Mounts     []MountSpec       `json:"mounts,omitempty"`
+	Tmpfs      []TmpfsSpec       `json:"tmpfs,omitempty"`
+	Env        map[string]string `json:"env,omitempty"`
+	PassEnv    []string          `json:"pass_env,omitempty"`
+	TTY        bool              `json:"tty,omitempty"`
+	Limits     LimitsSpec        `json:"limits,omitempty"`
+	Image      string            `json:"image,omitempty"`
+	Labels     map[string]string `json:"labels,omitempty"`
+	BestEffort bool              `json:"best_effort,omitempty"`
+}
+
+// Access is what the member may reach. Write implies read.
+type Access struct {
+	Read    []string    `json:"read,omitempty"`
+	Write   []string    `json:"write,omitempty"`
+	Network NetworkSpec `json:"network,omitempty"`
+}
+
+// NetworkSpec is the network policy as requested. Mode is "none" (the
+// default), "proxy" or "host". In proxy mode an omitted Allow (nil) means
+// any public destination and an empty list means none.
+type NetworkSpec struct {
+	Mode         string    `json:"mode,omitempty"`
+	Allow        *[]string `json:"allow,omitempty"`
+	ConnectPorts []uint16  `json:"connect_ports,omitempty"`
+	BindPorts    []uint16  `json:"bind_ports,omitempty"`
+}
+
+// MountSpec is a trusted runtime mount: a file, directory or Unix socket
+// bound at Target (the same path when Target is empty).
+type MountSpec struct {
+	Source   string `json:"source"`
+	Target   string `json:"target,omitempty"`
+	Readonly bool   `json:"readonly,omitempty"`
+}
+
+// TmpfsSpec is an extra private tmpfs; Size like "64MiB" (default 64MiB).
+type TmpfsSpec struct {
+	Target string `json:"target"`
+	Size   string `json:"size,omitempty"`
+}
+
+// LimitsSpec caps the sandbox. Memory like "2GiB"; Pids a count.
+type LimitsSpec struct {
+	Memory string `json:"memory,omitempty"`
+	Pids   int    `json:"pids,omitempty"`
+}
+
+// MaxSpecBytes bounds a spec read from a file or stdin.
+const MaxSpecBytes = 1 << 20
+
+// ParseSpec reads one JSON launch spec. Unknown fields, trailing data and
+// oversize input are refused with the offending field or reason named.
+func ParseSpec(r io.Reader) (Spec, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxSpecBytes+1))
+	if err != nil {
+		return Spec{}, invalid("reading spec: %v", err)
+	}
+	if len(data) > MaxSpecBytes {
+		return Spec{}, invalid("spec is larger than %d bytes", MaxSpecBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s Spec
+	if err := dec.Decode(&s); err != nil {
+		return Spec{}, invalid("spec: %v", err)
+	}
+	if dec.More() {
+		return Spec{}, invalid("spec: trailing data after the JSON object")
+	}
+	return s, nil
+}
+
+// String renders the spec as indented JSON (for messages and tests).
+func (s Spec) String() string {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Sprintf("%#v", s)
+	}
+	return string(b)
+}

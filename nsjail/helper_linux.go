@@ -1,0 +1,117 @@
+package nsjail
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// IsHelper reports whether this process is a sandbox's pid 1, started by
+// Launch. Both the argv[0] marker and pid 1 are required, so no command
+// line or environment a member controls can enter helper mode.
+func IsHelper() bool {
+	return filepath.Base(os.Args[0]) == HelperArg0 && os.Getpid() == 1
+}
+
+// HelperMain runs the sandbox's pid 1 and never returns.
+func HelperMain() {
+	status := os.NewFile(fdStatus, "status")
+	code, err := helperRun(status)
+	if err != nil {
+		msg := helperMsg{Kind: "error", Error: err.Error()}
+		var se *stepError
+		if errors.As(err, &se) {
+			msg.Step = se.step
+		}
+		var errno unix.Errno
+		if errors.As(err, &errno) {
+			msg.Errno = unix.ErrnoName(errno)
+		}
+		status.Write(encodeMsg(msg))
+		os.Exit(coordinator.ExitCannotSandbox)
+	}
+	os.Exit(code)
+}
+
+func helperRun(status *os.File) (int, error) {
+	start := time.Now()
+	// Descriptors inherited from the parent must not reach the member.
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return 0, &stepError{step: "close_range", err: err}
+	}
+	cfg, err := readConfig(os.NewFile(fdConfig, "config"))
+	if err != nil {
+		return 0, err
+	}
+	rep := &coordinator.Report{ID: cfg.ID, Backend: "native", PhasesMS: map[string]float64{}}
+	sb := &sandbox{cfg: cfg, rep: rep, status: status}
+	if err := sb.setup(); err != nil {
+		return 0, err
+	}
+	rep.PhasesMS["helper_setup"] = ms(time.Since(start))
+	return sb.run()
+}
+
+func readConfig(f *os.File) (*helperConfig, error) {
+	defer f.Close()
+	var cfg helperConfig
+	data, err := io.ReadAll(io.LimitReader(f, 8<<20))
+	if err == nil {
+		err = json.Unmarshal(data, &cfg)
+	}
+	if err != nil || cfg.Plan == nil || len(cfg.Plan.Command) == 0 {
+		return nil, &stepError{step: "read config", err: fmt.Errorf("bad helper config: %v", err)}
+	}
+	return &cfg, nil
+}
+
+// sandbox is the state of pid 1 after setup.
+type sandbox struct {
+	cfg    *helperConfig
+	rep    *coordinator.Report
+	status *os.File
+	rfs    *rootfs
+	member *os.Process
+	mio    memberIO
+}
+
+func (s *sandbox) setup() error {
+	t := time.Now()
+	s.rfs = &rootfs{cfg: s.cfg}
+	if err := s.rfs.build(); err != nil {
+		return err
+	}
+	s.rep.Mounts = s.rfs.records
+	s.rep.PhasesMS["mounts_and_pivot"] = ms(time.Since(t))
+	s.rep.Namespaces = namespaceInodes()
+	if err := unix.Sethostname([]byte(s.cfg.Plan.Hostname)); err != nil {
+		return &stepError{step: "sethostname", err: err}
+	}
+	t = time.Now()
+	if err := s.setupNetwork(); err != nil {
+		return err
+	}
+	s.rep.PhasesMS["network"] = ms(time.Since(t))
+	s.mio = memberIO{files: []*os.File{os.Stdin, os.Stdout, os.Stderr}}
+	return nil
+}
+
+// namespaceInodes records the inode of each namespace the sandbox is in.
+func namespaceInodes() map[string]uint64 {
+	out := map[string]uint64{}
+	for _, ns := range []string{"user", "mnt", "pid", "net", "ipc", "uts", "cgroup"} {
+		var st unix.Stat_t
+		if unix.Stat("/proc/self/ns/"+ns, &st) == nil {
+			out[ns] = st.Ino
+		}
+	}
+	return out
+}

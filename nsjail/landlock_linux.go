@@ -1,0 +1,67 @@
+package nsjail
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/landlock"
+)
+
+// landlockRules matches the mounts: read-only beneath the system
+// directories, /proc and read grants; read-write beneath write grants and
+// the private tmpfs mounts; read, write and ioctl on the device nodes.
+// Mounted sockets need the read-write set (resolve_unix from ABI 9).
+func landlockRules(p *coordinator.Plan) landlock.Rules {
+	r := landlock.Rules{ReadOnly: []string{"/proc"}, ReadWrite: []string{"/dev/shm"}}
+	for _, s := range p.System {
+		if s.Link == "" {
+			r.ReadOnly = append(r.ReadOnly, s.Path)
+		}
+	}
+	for _, g := range p.Grants {
+		if g.Write {
+			r.ReadWrite = append(r.ReadWrite, g.Path)
+		} else {
+			r.ReadOnly = append(r.ReadOnly, g.Path)
+		}
+	}
+	for _, m := range p.Mounts {
+		if m.Readonly && m.Kind != "socket" {
+			r.ReadOnly = append(r.ReadOnly, m.Target)
+		} else {
+			r.ReadWrite = append(r.ReadWrite, m.Target)
+		}
+	}
+	for _, t := range p.Tmpfs {
+		r.ReadWrite = append(r.ReadWrite, t.Target)
+	}
+	for _, d := range append(append([]string{}, devNodes...), "pts") {
+		if _, err := os.Lstat("/dev/" + d); err == nil {
+			r.Devices = append(r.Devices, "/dev/"+d)
+		}
+	}
+	if p.Network.Mode == "host" {
+		r.RestrictTCP = true
+		r.ConnectTCP, r.BindTCP = p.Network.ConnectPorts, p.Network.BindPorts
+	}
+	return r
+}
+
+func applyLandlock(cfg *helperConfig, rep *coordinator.Report) error {
+	lr, err := landlock.RestrictThread(landlockRules(cfg.Plan), cfg.Plan.BestEffort)
+	if err != nil {
+		return &stepError{step: "landlock", err: err}
+	}
+	rep.Landlock, _ = json.Marshal(lr)
+	ok := lr.Enforced && len(lr.Missing) == 0
+	why := ""
+	if !lr.Enforced {
+		why = "Landlock is not available on this kernel"
+	} else if len(lr.Missing) > 0 {
+		why = "kernel lacks: " + strings.Join(lr.Missing, ", ")
+	}
+	rep.Controls = append(rep.Controls, coordinator.Control{Name: "landlock", Requested: true, Enforced: ok, Why: why})
+	return nil
+}

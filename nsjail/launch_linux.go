@@ -1,0 +1,274 @@
+package nsjail
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// Options for one launch. Zero values: the process's own standard streams
+// and /proc/self/exe as the helper binary.
+type Options struct {
+	Stdin, Stdout, Stderr *os.File
+	// Exe is the acbox binary re-executed as the sandbox's pid 1.
+	Exe string
+	// ID names the sandbox; empty: a random one.
+	ID string
+	// OnReady is called once the member runs, with the enforcement report.
+	OnReady func(Started)
+
+	afterOpen func() // test hook: after the grants are opened, before the helper starts
+}
+
+// Started describes a running sandbox.
+type Started struct {
+	ID        string
+	HelperPid int // host pid of the sandbox's pid 1
+	MemberPid int // the member's pid inside the sandbox
+	Report    *coordinator.Report
+}
+
+// Result is how the member ended.
+type Result struct {
+	Code     int // exit status, or 128+Signal
+	Signal   int
+	Report   *coordinator.Report
+	Duration time.Duration
+}
+
+// Capabilities the helper needs in its user namespace for setup; it drops
+// them all before the member's first instruction.
+var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP, unix.CAP_SYS_RESOURCE}
+
+// Launch runs the plan's command in a new sandbox and waits for it. It
+// never runs the command with less isolation than the plan asks for: any
+// failed step ends the launch with an error naming the step.
+func Launch(p *coordinator.Plan, o Options) (*Result, error) {
+	o = o.withDefaults()
+	held, err := openGrants(p)
+	if err != nil {
+		return nil, err
+	}
+	defer held.close()
+	if o.afterOpen != nil {
+		o.afterOpen()
+	}
+	l := &launch{plan: p, opt: o, held: held, start: time.Now()}
+	return l.run()
+}
+
+func (o Options) withDefaults() Options {
+	if o.Stdin == nil {
+		o.Stdin, o.Stdout, o.Stderr = os.Stdin, os.Stdout, os.Stderr
+	}
+	if o.Exe == "" {
+		o.Exe = "/proc/self/exe"
+	}
+	if o.ID == "" {
+		o.ID = NewID()
+	}
+	return o
+}
+
+// NewID returns a random sandbox id.
+func NewID() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+type launch struct {
+	plan   *coordinator.Plan
+	opt    Options
+	held   *heldPaths
+	start  time.Time
+	cmd    *exec.Cmd
+	waited chan error
+}
+
+func (l *launch) run() (*Result, error) {
+	cfgR, cfgW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		cfgR.Close()
+		cfgW.Close()
+		return nil, err
+	}
+	defer stR.Close()
+	err = l.spawn(cfgR, stW)
+	cfgR.Close()
+	stW.Close()
+	if err != nil {
+		cfgW.Close()
+		return nil, err
+	}
+	if err := l.sendConfig(cfgW); err != nil {
+		l.kill()
+		return nil, err
+	}
+	return l.supervise(bufio.NewReader(stR))
+}
+
+// spawn starts the helper in new namespaces from a goroutine locked to its
+// thread: Pdeathsig fires when the thread that started the child exits, so
+// the thread must live as long as the helper.
+func (l *launch) spawn(cfgR, stW *os.File) error {
+	// Descriptors this process inherited must not leak into the sandbox.
+	unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	uid, gid := os.Getuid(), os.Getgid()
+	l.cmd = &exec.Cmd{
+		Path: l.opt.Exe, Args: []string{HelperArg0}, Env: []string{},
+		Stdin: l.opt.Stdin, Stdout: l.opt.Stdout, Stderr: l.opt.Stderr,
+		ExtraFiles: []*os.File{cfgR, stW},
+		SysProcAttr: &syscall.SysProcAttr{
+			Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
+				unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP,
+			UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+			GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+			GidMappingsEnableSetgroups: false,
+			AmbientCaps:                helperCaps,
+			Pdeathsig:                  syscall.SIGKILL,
+		},
+	}
+	started := make(chan error, 1)
+	l.waited = make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := l.cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		l.waited <- l.cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return explainStart(err)
+	}
+	return nil
+}
+
+func (l *launch) sendConfig(w *os.File) error {
+	defer w.Close()
+	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true)}
+	return json.NewEncoder(w).Encode(cfg)
+}
+
+func (l *launch) kill() {
+	l.cmd.Process.Kill()
+	<-l.waited
+}
+
+// supervise waits for the helper's ready message, forwards signals to it,
+// and returns the member's exit once the helper is gone.
+func (l *launch) supervise(st *bufio.Reader) (*Result, error) {
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
+	defer signal.Stop(sigs)
+	msgs := make(chan helperMsg, 4)
+	go readMsgs(st, msgs)
+	res := &Result{Code: -1}
+	for {
+		select {
+		case m, ok := <-msgs:
+			if !ok {
+				msgs = nil
+				continue
+			}
+			if err := l.handle(m, res); err != nil {
+				l.kill()
+				return nil, err
+			}
+		case sig := <-sigs:
+			l.cmd.Process.Signal(sig)
+		case <-l.waited:
+			for m := range orClosed(msgs) {
+				if err := l.handle(m, res); err != nil {
+					return nil, err
+				}
+			}
+			return l.finish(res)
+		}
+	}
+}
+
+func (l *launch) handle(m helperMsg, res *Result) error {
+	switch m.Kind {
+	case "ready":
+		res.Report = m.Report
+		if l.opt.OnReady != nil {
+			l.opt.OnReady(Started{ID: l.opt.ID, HelperPid: l.cmd.Process.Pid, MemberPid: m.Pid, Report: m.Report})
+		}
+	case "exit":
+		res.Code, res.Signal = m.Code, m.Signal
+		if m.Signal != 0 {
+			res.Code = 128 + m.Signal
+		}
+	case "error":
+		return helperError(m)
+	}
+	return nil
+}
+
+func helperError(m helperMsg) error {
+	e := fmt.Errorf("%w: sandbox setup failed at %q: %s", coordinator.ErrCannotSandbox, m.Step, m.Error)
+	if m.Step == "verify" {
+		e = fmt.Errorf("%w: a requested control is not enforced: %s", coordinator.ErrCannotSandbox, m.Error)
+	}
+	return e
+}
+
+func (l *launch) finish(res *Result) (*Result, error) {
+	res.Duration = time.Since(l.start)
+	if res.Code >= 0 {
+		return res, nil
+	}
+	// The helper died without reporting the member's exit: killed from
+	// outside, or crashed. Report its own status.
+	ws, _ := l.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return nil, fmt.Errorf("%w: the sandbox was killed by signal %d before the member exited", coordinator.ErrCannotSandbox, int(ws.Signal()))
+	}
+	return nil, errors.New("the sandbox ended before the member started; see the errors above")
+}
+
+func readMsgs(r *bufio.Reader, out chan<- helperMsg) {
+	defer close(out)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			var m helperMsg
+			if json.Unmarshal(line, &m) == nil {
+				out <- m
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// orClosed lets a drained (nil) channel be ranged over without blocking.
+func orClosed(c chan helperMsg) chan helperMsg {
+	if c == nil {
+		c = make(chan helperMsg)
+		close(c)
+	}
+	return c
+}

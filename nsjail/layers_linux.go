@@ -1,0 +1,57 @@
+package nsjail
+
+import (
+	"github.com/acbox/acbox/coordinator"
+)
+
+// applyLayers drops privileges and applies the kernel layers to the calling
+// (locked) thread, in the order the kernel requires: the bounding and
+// ambient sets while CAP_SETPCAP is still held, no_new_privs, Landlock,
+// then the remaining capability sets, then seccomp, which must come last
+// because it refuses the calls the earlier steps make.
+func applyLayers(cfg *helperConfig, rep *coordinator.Report) error {
+	if err := dropBoundingAndAmbient(); err != nil {
+		return &stepError{step: "drop capabilities", err: err}
+	}
+	if err := setNoNewPrivs(); err != nil {
+		return &stepError{step: "no_new_privs", err: err}
+	}
+	if err := applyLandlock(cfg, rep); err != nil {
+		return err
+	}
+	if err := clearThreadCaps(); err != nil {
+		return &stepError{step: "drop capabilities", err: err}
+	}
+	if err := applySeccomp(cfg, rep); err != nil {
+		return err
+	}
+	recordPrivileges(rep)
+	return nil
+}
+
+// recordPrivileges reads back what the thread (and so the member) holds.
+func recordPrivileges(rep *coordinator.Report) {
+	st := threadStatus()
+	rep.Caps = map[string]string{}
+	for _, k := range []string{"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"} {
+		rep.Caps[k] = st[k]
+	}
+	rep.NoNewPrivs = st["NoNewPrivs"] == "1"
+	noCaps := true
+	for _, v := range rep.Caps {
+		if v != "0000000000000000" {
+			noCaps = false
+		}
+	}
+	rep.Controls = append(rep.Controls,
+		coordinator.Control{Name: "capabilities", Requested: true, Enforced: noCaps, Why: whyNot(noCaps, "a capability set is not empty")},
+		coordinator.Control{Name: "no_new_privs", Requested: true, Enforced: rep.NoNewPrivs, Why: whyNot(rep.NoNewPrivs, "NoNewPrivs is not set")},
+	)
+}
+
+func whyNot(ok bool, why string) string {
+	if ok {
+		return ""
+	}
+	return why
+}

@@ -1,0 +1,115 @@
+package nsjail
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// memberIO are the member's standard streams and terminal settings.
+type memberIO struct {
+	files []*os.File // stdin, stdout, stderr
+	ctty  bool       // files[0] is the pty slave: make it the controlling terminal
+}
+
+// startMember locks a fresh goroutine to its OS thread, drops every
+// privilege and applies the kernel layers on that thread only, verifies
+// them, and forks the member from it. The goroutine returns without
+// unlocking, so the Go runtime discards the restricted thread: the rest of
+// pid 1 (reaper, bridge) never runs under the member's restrictions.
+func startMember(cfg *helperConfig, rep *coordinator.Report, mio memberIO) (*os.Process, error) {
+	type result struct {
+		p   *os.Process
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread()
+		p, err := restrictAndExec(cfg, rep, mio)
+		ch <- result{p, err}
+	}()
+	r := <-ch
+	return r.p, r.err
+}
+
+func restrictAndExec(cfg *helperConfig, rep *coordinator.Report, mio memberIO) (*os.Process, error) {
+	plan := cfg.Plan
+	t := time.Now()
+	if err := applyLayers(cfg, rep); err != nil {
+		return nil, err
+	}
+	rep.PhasesMS["layers"] = ms(time.Since(t))
+	if err := verify(plan, rep); err != nil {
+		return nil, err
+	}
+	path, err := lookPath(plan.Command[0], plan.Env, plan.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	env := append(append([]string{}, plan.Env...), "ACBOX_ACCESS="+cfg.Access, "ACBOX_ID="+cfg.ID)
+	attr := &os.ProcAttr{
+		Dir: plan.Cwd, Env: env, Files: mio.files,
+		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: mio.ctty, Ctty: 0},
+	}
+	p, err := os.StartProcess(path, plan.Command, attr)
+	if err != nil {
+		return nil, &stepError{step: "exec " + plan.Command[0], err: err}
+	}
+	return p, nil
+}
+
+// verify refuses the launch when a requested control is not enforced,
+// unless the plan asked for best effort.
+func verify(plan *coordinator.Plan, rep *coordinator.Report) error {
+	short := rep.Shortfalls()
+	if len(short) == 0 || plan.BestEffort {
+		return nil
+	}
+	var parts []string
+	for _, c := range short {
+		parts = append(parts, c.Name+": "+c.Why)
+	}
+	return &stepError{step: "verify", err: errors.New(strings.Join(parts, "; ") + " (pass --best-effort to run without them)")}
+}
+
+// lookPath finds cmd on the member's PATH, inside the new root.
+func lookPath(cmd string, env []string, cwd string) (string, error) {
+	if strings.Contains(cmd, "/") {
+		if !filepath.IsAbs(cmd) {
+			cmd = filepath.Join(cwd, cmd)
+		}
+		return cmd, checkExecutable(cmd)
+	}
+	path := coordinator.DefaultPath
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, cmd)
+		if checkExecutable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", &stepError{step: "exec", err: errors.New(cmd + ": command not found in the sandbox (PATH=" + path + "); grant the directory that holds it with --read, or mount it with --mount")}
+}
+
+func checkExecutable(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return errors.New(p + ": not an executable file")
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,66 @@
+package nsjail
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// heldPaths are the grants and mount sources the parent keeps open for the
+// whole launch, with the identity the helper must find again.
+type heldPaths struct {
+	fds    []int
+	idents []ident
+}
+
+func (h *heldPaths) close() {
+	for _, fd := range h.fds {
+		unix.Close(fd)
+	}
+	h.fds = nil
+}
+
+// openGrants opens every grant and runtime mount source O_PATH|O_NOFOLLOW,
+// records dev/ino, and requires that what was opened is still the canonical
+// path the plan names (O_NOFOLLOW alone protects only the last component).
+func openGrants(p *coordinator.Plan) (*heldPaths, error) {
+	h := &heldPaths{}
+	for _, g := range p.Grants {
+		if err := h.open(g.Path, unix.O_DIRECTORY); err != nil {
+			h.close()
+			return nil, err
+		}
+	}
+	for _, m := range p.Mounts {
+		flags := 0
+		if m.Kind == "dir" {
+			flags = unix.O_DIRECTORY
+		}
+		if err := h.open(m.Source, flags); err != nil {
+			h.close()
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+func (h *heldPaths) open(path string, flags int) error {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC|flags, 0)
+	if err != nil {
+		return &coordinator.RefusedError{Subject: path, Why: "cannot be opened without following symlinks: " + err.Error(), Instead: "grant the real directory, not a symlink"}
+	}
+	h.fds = append(h.fds, fd)
+	real, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+	if err != nil || real != path {
+		return &coordinator.RefusedError{Subject: path, Why: "changed since it was checked (now " + real + ")", Instead: "retry; if it keeps changing, something is swapping it"}
+	}
+	dev, ino, err := fdIdent(fd)
+	if err != nil {
+		return err
+	}
+	h.idents = append(h.idents, ident{Path: path, Dev: dev, Ino: ino})
+	return nil
+}

@@ -1,0 +1,60 @@
+package nsjail
+
+import (
+	"encoding/json"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// HelperArg0 is argv[0] of the sandbox's pid 1. The helper mode is chosen by
+// this name and by the presence of the config pipe, never by a flag or an
+// environment variable a member could pass to a nested acbox.
+const HelperArg0 = "acbox-init"
+
+// File descriptors of the helper, in ExtraFiles order.
+const (
+	fdConfig = 3 // read: one JSON helperConfig
+	fdStatus = 4 // write: JSON lines of helperMsg
+	fdProxy  = 5 // O_PATH fd of the proxy's Unix socket (proxy mode only)
+)
+
+// ident is the identity the parent recorded for a path it opened.
+type ident struct {
+	Path string `json:"path"`
+	Dev  uint64 `json:"dev"`
+	Ino  uint64 `json:"ino"`
+}
+
+// helperConfig is everything the helper needs; it holds no secrets.
+type helperConfig struct {
+	ID     string            `json:"id"`
+	Plan   *coordinator.Plan `json:"plan"`
+	Idents []ident           `json:"idents"`
+	Access string            `json:"access"`
+}
+
+// helperMsg is one line on the status pipe from the helper to the parent.
+type helperMsg struct {
+	Kind   string              `json:"kind"` // "ready", "exit", "error"
+	Report *coordinator.Report `json:"report,omitempty"`
+	Pid    int                 `json:"pid,omitempty"` // member pid inside the sandbox
+	Code   int                 `json:"code,omitempty"`
+	Signal int                 `json:"signal,omitempty"`
+	Error  string              `json:"error,omitempty"`
+	Step   string              `json:"step,omitempty"`
+	Errno  string              `json:"errno,omitempty"`
+}
+
+func (c *helperConfig) identOf(path string) (ident, bool) {
+	for _, id := range c.Idents {
+		if id.Path == path {
+			return id, true
+		}
+	}
+	return ident{}, false
+}
+
+func encodeMsg(m helperMsg) []byte {
+	b, _ := json.Marshal(m)
+	return append(b, '\n')
+}

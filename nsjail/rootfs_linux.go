@@ -1,0 +1,309 @@
+package nsjail
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// stagingDir is where the new root is assembled, in the helper's private
+// mount namespace, after every source has been cloned: mounting over it
+// hides nothing the sandbox still needs.
+const stagingDir = "/tmp"
+
+// source is a detached clone of something the sandbox will show.
+type source struct {
+	target string // path inside the sandbox
+	kind   string // system, grant, mount, tmpfs, dev
+	tree   int    // detached mount, -1 for tmpfs
+	isDir  bool
+	size   int64
+	mode   uint32
+	rec    coordinator.MountRecord
+}
+
+// rootfs assembles the sandbox's root and records what it mounted.
+type rootfs struct {
+	cfg     *helperConfig
+	root    int
+	sources []source
+	devs    []source
+	records []coordinator.MountRecord
+}
+
+// build runs every step up to and including pivot_root.
+func (r *rootfs) build() error {
+	steps := []struct {
+		name string
+		fn   func() error
+	}{
+		{"make mounts private", makePrivate},
+		{"clone sources", r.cloneSources},
+		{"stage new root", r.stage},
+		{"system directories", r.system},
+		{"proc", r.proc},
+		{"dev", r.dev},
+		{"grants and tmpfs", r.place},
+		{"read-only root", func() error { return setAttr(r.root, "", false, unix.MOUNT_ATTR_RDONLY, "/") }},
+		{"pivot_root", r.pivot},
+	}
+	for _, s := range steps {
+		if err := s.fn(); err != nil {
+			return &stepError{step: s.name, err: err}
+		}
+	}
+	return nil
+}
+
+type stepError struct {
+	step string
+	err  error
+}
+
+func (e *stepError) Error() string { return e.step + ": " + e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
+
+func makePrivate() error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return &MountError{Op: "mount", Target: "/", Flags: "MS_REC|MS_PRIVATE", Err: err}
+	}
+	return nil
+}
+
+// cloneSources opens and clones every bind source before anything is hidden.
+// Grants and runtime mounts must match the identity the parent recorded.
+func (r *rootfs) cloneSources() error {
+	p := r.cfg.Plan
+	for _, s := range p.System {
+		if s.Link != "" {
+			continue
+		}
+		if err := r.addClone(s.Path, s.Path, "system", true, roAttrs, false); err != nil {
+			return err
+		}
+	}
+	for _, g := range p.Grants {
+		attrs := rwAttrs
+		if !g.Write {
+			attrs = roAttrs
+		}
+		if err := r.addClone(g.Path, g.Path, "grant", true, attrs, true); err != nil {
+			return err
+		}
+	}
+	for _, m := range p.Mounts {
+		attrs := rwAttrs
+		if m.Readonly {
+			attrs = roAttrs
+		}
+		if err := r.addClone(m.Source, m.Target, "mount", m.Kind == "dir", attrs, true); err != nil {
+			return err
+		}
+	}
+	for _, t := range p.Tmpfs {
+		r.sources = append(r.sources, source{target: t.Target, kind: "tmpfs", tree: -1, isDir: true, size: t.Size, mode: tmpfsMode(t.Target)})
+	}
+	return r.cloneDevices()
+}
+
+const (
+	roAttrs uint64 = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
+	rwAttrs uint64 = unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
+)
+
+func tmpfsMode(target string) uint32 {
+	if target == "/tmp" {
+		return 0o1777
+	}
+	return 0o700
+}
+
+// addClone re-opens src without following symlinks, checks its identity
+// against the parent's record when verify is set, clones it and applies
+// attrs to the detached tree, so no writable window ever exists.
+func (r *rootfs) addClone(src, target, kind string, dir bool, attrs uint64, verify bool) error {
+	fd, err := openNoFollow(unix.AT_FDCWD, src, dir, false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	dev, ino, err := fdIdent(fd)
+	if err != nil {
+		return err
+	}
+	if verify {
+		want, ok := r.cfg.identOf(src)
+		if !ok || want.Dev != dev || want.Ino != ino {
+			return fmt.Errorf("%s %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to mount it", kind, src, dev, ino, want.Dev, want.Ino)
+		}
+	}
+	tree, err := cloneTree(fd, src)
+	if err != nil {
+		return err
+	}
+	if err := setAttr(tree, "", true, attrs, src); err != nil {
+		return err
+	}
+	rec := coordinator.MountRecord{Target: target, Kind: kind, Source: src, Dev: dev, Ino: ino, Flags: attrNames(attrs)}
+	r.sources = append(r.sources, source{target: target, kind: kind, tree: tree, isDir: dir, rec: rec})
+	return nil
+}
+
+func (r *rootfs) stage() error {
+	if fi, err := os.Lstat(stagingDir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s must be a real directory to stage the sandbox root", stagingDir)
+	}
+	if err := mountFS("tmpfs", stagingDir, unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=0755"); err != nil {
+		return err
+	}
+	fd, err := openNoFollow(unix.AT_FDCWD, stagingDir, true, false)
+	r.root = fd
+	return err
+}
+
+func (r *rootfs) system() error {
+	for _, s := range r.cfg.Plan.System {
+		if s.Link == "" {
+			continue
+		}
+		if err := unix.Symlinkat(s.Link, r.root, strings.TrimPrefix(s.Path, "/")); err != nil {
+			return &MountError{Op: "symlink", Source: s.Link, Target: s.Path, Err: err}
+		}
+	}
+	for _, s := range r.sources {
+		if s.kind == "system" {
+			if err := r.attach(s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// attach moves a detached tree (or a new tmpfs) onto its target.
+func (r *rootfs) attach(s source) error {
+	rel := strings.TrimPrefix(s.target, "/")
+	var dst int
+	var err error
+	if s.isDir {
+		dst, err = mkdirBeneath(r.root, rel, 0o755)
+	} else {
+		dst, err = fileBeneath(r.root, rel)
+	}
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dst)
+	if s.kind == "tmpfs" {
+		return r.mountTmpfs(s, dst)
+	}
+	if err := moveInto(s.tree, dst, s.target); err != nil {
+		return err
+	}
+	unix.Close(s.tree)
+	r.records = append(r.records, s.rec)
+	return nil
+}
+
+func (r *rootfs) mountTmpfs(s source, dst int) error {
+	data := fmt.Sprintf("size=%d,mode=%o", s.size, s.mode)
+	if err := mountFS("tmpfs", fdPath(dst), unix.MS_NOSUID|unix.MS_NODEV, data); err != nil {
+		return err
+	}
+	r.records = append(r.records, coordinator.MountRecord{Target: s.target, Kind: "tmpfs", Flags: "NOSUID|NODEV," + data})
+	return nil
+}
+
+func fdPath(fd int) string { return "/proc/self/fd/" + fmt.Sprint(fd) }
+
+func (r *rootfs) proc() error {
+	dst, err := mkdirBeneath(r.root, "proc", 0o555)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dst)
+	if err := mountFS("proc", fdPath(dst), unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("%w (a /proc with over-mounts, as inside a default Docker container, cannot be mounted again: run the container with --security-opt systempaths=unconfined, or use --backend docker on the host)", err)
+	}
+	r.records = append(r.records, coordinator.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC"})
+	return nil
+}
+
+// place attaches grants, runtime mounts and tmpfs mounts, parents first; at
+// equal paths a tmpfs goes first so the grant over it stays visible.
+func (r *rootfs) place() error {
+	var ops []source
+	for _, s := range r.sources {
+		if s.kind != "system" {
+			ops = append(ops, s)
+		}
+	}
+	sortSources(ops)
+	for _, s := range ops {
+		if err := r.attach(s); err != nil {
+			return err
+		}
+	}
+	return r.verifyPlaced()
+}
+
+// verifyPlaced re-reads every bound grant and mount in the new root and
+// requires the identity the parent recorded.
+func (r *rootfs) verifyPlaced() error {
+	for _, rec := range r.records {
+		if rec.Kind != "grant" && rec.Kind != "mount" {
+			continue
+		}
+		fd, err := openNoFollow(r.root, strings.TrimPrefix(rec.Target, "/"), false, true)
+		if err != nil {
+			return err
+		}
+		dev, ino, err := fdIdent(fd)
+		unix.Close(fd)
+		if err != nil || dev != rec.Dev || ino != rec.Ino {
+			return fmt.Errorf("%s at %s is not what was checked after mounting (dev/ino %d/%d, expected %d/%d)", rec.Kind, rec.Target, dev, ino, rec.Dev, rec.Ino)
+		}
+	}
+	return nil
+}
+
+func (r *rootfs) pivot() error {
+	if err := unix.Fchdir(r.root); err != nil {
+		return err
+	}
+	if err := unix.PivotRoot(".", "."); err != nil {
+		return &MountError{Op: "pivot_root", Target: stagingDir, Err: err}
+	}
+	// The old root is stacked under the new one at "."; detach it so nothing
+	// of the host stays reachable. Propagation is already private.
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		return &MountError{Op: "umount2", Target: "old root", Flags: "MNT_DETACH", Err: err}
+	}
+	unix.Close(r.root)
+	return unix.Chdir("/")
+}
+
+func sortSources(s []source) {
+	prio := map[string]int{"tmpfs": 0, "grant": 1, "mount": 2}
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && lessSource(s[j], s[j-1], prio); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func lessSource(a, b source, prio map[string]int) bool {
+	da, db := strings.Count(filepath.Clean(a.target), "/"), strings.Count(filepath.Clean(b.target), "/")
+	if da != db {
+		return da < db
+	}
+	if a.target != b.target {
+		return a.target < b.target
+	}
+	return prio[a.kind] < prio[b.kind]
+}

@@ -1,0 +1,141 @@
+//go:build linux && cgo
+
+package seccomp
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	libseccomp "github.com/seccomp/libseccomp-golang"
+	"golang.org/x/sys/unix"
+)
+
+var filterArches = []struct {
+	name string
+	arch libseccomp.ScmpArch
+}{{ArchAMD64, libseccomp.ArchAMD64}, {ArchX86, libseccomp.ArchX86}}
+
+// Build compiles the policy into a Program. The same Options give the same
+// bytes, so the digest names the policy. It only computes: nothing is loaded.
+func Build(o Options) (*Program, error) {
+	native, err := libseccomp.GetNativeArch()
+	if err != nil {
+		return nil, fmt.Errorf("seccomp: native architecture: %w", err)
+	}
+	if native != libseccomp.ArchAMD64 {
+		return nil, fmt.Errorf("%w: the policy is written for x86_64 hosts and this one is %s; use --backend docker",
+			ErrUnsupported, native)
+	}
+	// NewFilter turns on TSYNC and the no_new_privs attribute, which only
+	// matter to libseccomp's own Load; the program is exported and loaded by
+	// LoadThread on one thread instead.
+	f, err := libseccomp.NewFilter(libseccomp.ActAllow)
+	if err != nil {
+		return nil, fmt.Errorf("seccomp: new filter: %w", err)
+	}
+	defer f.Release()
+	if err := f.AddArch(libseccomp.ArchX86); err != nil {
+		return nil, fmt.Errorf("seccomp: add arch x86: %w", err)
+	}
+	// The default, KILL_THREAD, would leave the rest of a threaded process
+	// running after one thread made an x32 call.
+	if err := f.SetBadArchAction(libseccomp.ActKillProcess); err != nil {
+		return nil, fmt.Errorf("seccomp: bad-arch action: %w", err)
+	}
+	for _, r := range policy(o) {
+		if err := addRule(f, r); err != nil {
+			return nil, fmt.Errorf("seccomp: rule %s: %w", r, err)
+		}
+	}
+	bpf, err := export(f)
+	if err != nil {
+		return nil, err
+	}
+	return newProgram(bpf, []string{ArchAMD64, ArchX86})
+}
+
+func addRule(f *libseccomp.ScmpFilter, r Rule) error {
+	if err := checkArches(r); err != nil {
+		return err
+	}
+	nr, err := libseccomp.GetSyscallFromName(r.Syscall)
+	if err != nil {
+		return err
+	}
+	act := libseccomp.ActErrno.SetReturnCode(int16(r.Errno))
+	if len(r.Conds) == 0 {
+		return f.AddRule(nr, act)
+	}
+	conds := make([]libseccomp.ScmpCondition, len(r.Conds))
+	for i, c := range r.Conds {
+		if conds[i], err = condition(c); err != nil {
+			return err
+		}
+	}
+	return f.AddRuleConditional(nr, act, conds)
+}
+
+// pseudoSyscallBase is libseccomp's __PNR base: names that do not exist on
+// an architecture resolve below it.
+const pseudoSyscallBase = -10000
+
+// checkArches holds the data to libseccomp's syscall table: a rule lists
+// exactly the architectures where its syscall exists. libseccomp skips the
+// others silently (it compiles a never-matching pseudo number), so a wrong
+// Arch would make the documentation promise a rule the filter lacks.
+func checkArches(r Rule) error {
+	for _, a := range filterArches {
+		nr, err := libseccomp.GetSyscallFromNameByArch(r.Syscall, a.arch)
+		// Numbers from -10000 down are libseccomp's "not on this arch";
+		// socket and the like on x86 resolve to small negative numbers
+		// (multiplexed through socketcall) and compile to their direct
+		// syscalls.
+		exists := err == nil && nr > pseudoSyscallBase
+		if exists != slices.Contains(r.Arch, a.name) {
+			return fmt.Errorf("syscall %s exists on %s: %v, but the rule's arches are %v (bug)",
+				r.Syscall, a.name, exists, r.Arch)
+		}
+	}
+	return nil
+}
+
+func condition(c Cond) (libseccomp.ScmpCondition, error) {
+	switch c.Op {
+	case OpEq:
+		return libseccomp.MakeCondition(c.Arg, libseccomp.CompareEqual, c.Value)
+	case OpGt:
+		return libseccomp.MakeCondition(c.Arg, libseccomp.CompareGreater, c.Value)
+	case OpMaskedEq:
+		// The binding hands its two operands to struct scmp_arg_cmp as
+		// datum_a, datum_b, and libseccomp reads MASKED_EQ as (mask, datum):
+		// mask first, whatever the binding's comment says. The BPF tests
+		// check the result.
+		return libseccomp.MakeCondition(c.Arg, libseccomp.CompareMaskedEqual, c.Mask, c.Value)
+	}
+	return libseccomp.ScmpCondition{}, fmt.Errorf("unknown comparison %d (bug)", c.Op)
+}
+
+// export returns the filter as BPF. The binding's ExportBPF wants an
+// *os.File (ExportBPFMem needs libseccomp 2.6), so it writes to a memfd,
+// which needs no writable path and cannot fill up like a pipe.
+func export(f *libseccomp.ScmpFilter) ([]byte, error) {
+	fd, err := unix.MemfdCreate("acbox-seccomp", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("seccomp: export: %w", os.NewSyscallError("memfd_create", err))
+	}
+	file := os.NewFile(uintptr(fd), "acbox-seccomp")
+	defer file.Close()
+	if err := f.ExportBPF(file); err != nil {
+		return nil, fmt.Errorf("seccomp: export: %w", err)
+	}
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("seccomp: export: %w", err)
+	}
+	bpf, err := io.ReadAll(file)
+	if err != nil {
+		return nil, fmt.Errorf("seccomp: export: %w", err)
+	}
+	return bpf, nil
+}

@@ -1,0 +1,89 @@
+// probe makes the calls named on its command line and prints one line per
+// call: "name=OK" or "name=ERRNONAME". The seccomp tests build it as a 32-bit
+// static binary (gcc -m32 -static) and as a 64-bit static one, and run it
+// from a filtered thread and from an unfiltered one.
+//
+// The int80-* calls enter the kernel through `int $0x80`, the i386 system
+// call gate: from a 64-bit process this is the classic way around a filter
+// that only knows x86_64 numbers.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// i386 syscall numbers (arch/x86/entry/syscalls/syscall_32.tbl).
+#define I386_GETPID 20
+#define I386_MOUNT 21
+#define I386_UNSHARE 310
+#define I386_SOCKET 359
+#define MS_NOUSER_FLAG (1u << 31)
+#define AF_PACKET_FAMILY 17
+
+static long int80(long nr, long a, long b, long c, long d, long e) {
+	long ret;
+#ifdef __x86_64__
+	// The kernel's int 0x80 entry clobbers r8-r11 for 64-bit callers.
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+			 : "memory", "r8", "r9", "r10", "r11");
+#else
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+			 : "memory");
+#endif
+	return ret;
+}
+
+static void report(const char *name, long ret, int err) {
+	if (ret >= 0) {
+		printf("%s=OK\n", name);
+	} else {
+		printf("%s=%s\n", name, strerrorname_np(err));
+	}
+	fflush(stdout);
+}
+
+// raw reports an int80 result, which carries -errno itself.
+static void raw(const char *name, long ret) {
+	report(name, ret < 0 && ret > -4096 ? -1 : 0, (int)-ret);
+}
+
+int main(int argc, char **argv) {
+	static const char root[] = "/";
+	for (int i = 1; i < argc; i++) {
+		const char *p = argv[i];
+		long r;
+		if (strcmp(p, "unshare") == 0) {
+			r = unshare(CLONE_NEWUSER);
+			report(p, r, errno);
+		} else if (strcmp(p, "socket-unix") == 0) {
+			r = socket(AF_UNIX, SOCK_STREAM, 0);
+			report(p, r, errno);
+		} else if (strcmp(p, "int80-getpid") == 0) {
+			raw(p, int80(I386_GETPID, 0, 0, 0, 0, 0));
+		} else if (strcmp(p, "int80-unshare") == 0) {
+			raw(p, int80(I386_UNSHARE, CLONE_NEWUSER, 0, 0, 0, 0));
+		} else if (strcmp(p, "int80-mount") == 0) {
+			// MS_NOUSER makes the kernel say EINVAL before it checks
+			// privilege, so EPERM can only come from the filter.
+			raw(p, int80(I386_MOUNT, 0, (long)root, 0, (long)MS_NOUSER_FLAG, 0));
+		} else if (strcmp(p, "int80-socket-packet") == 0) {
+			raw(p, int80(I386_SOCKET, AF_PACKET_FAMILY, SOCK_RAW, 0, 0, 0));
+#ifdef __x86_64__
+		} else if (strcmp(p, "x32-getpid") == 0) {
+			// An x32 system call: the filter kills the whole process.
+			r = syscall(0x40000000 | SYS_getpid);
+			report(p, r, errno);
+#endif
+		} else {
+			printf("%s=UNKNOWN\n", p);
+		}
+	}
+	return 0;
+}
