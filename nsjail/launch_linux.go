@@ -29,6 +29,9 @@ type Options struct {
 	ID string
 	// OnReady is called once the member runs, with the enforcement report.
 	OnReady func(Started)
+	// ProxySocket is the egress proxy's Unix socket; required in proxy
+	// mode. The helper gets an O_PATH descriptor of it, never the path.
+	ProxySocket string
 
 	afterOpen func() // test hook: after the grants are opened, before the helper starts
 }
@@ -67,6 +70,14 @@ func Launch(p *coordinator.Plan, o Options) (*Result, error) {
 		o.afterOpen()
 	}
 	l := &launch{plan: p, opt: o, held: held, start: time.Now()}
+	if p.Network.Mode == "proxy" {
+		fd, err := unix.Open(o.ProxySocket, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil || o.ProxySocket == "" {
+			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket: %v", coordinator.ErrCannotSandbox, err)
+		}
+		l.proxy = os.NewFile(uintptr(fd), o.ProxySocket)
+		defer l.proxy.Close()
+	}
 	return l.run()
 }
 
@@ -97,6 +108,7 @@ type launch struct {
 	start  time.Time
 	cmd    *exec.Cmd
 	waited chan error
+	proxy  *os.File
 }
 
 func (l *launch) run() (*Result, error) {
@@ -132,13 +144,21 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	// Descriptors this process inherited must not leak into the sandbox.
 	unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
 	uid, gid := os.Getuid(), os.Getgid()
+	extra := []*os.File{cfgR, stW}
+	if l.proxy != nil {
+		extra = append(extra, l.proxy)
+	}
+	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
+		unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP)
+	if l.plan.Network.Mode == "host" {
+		flags &^= unix.CLONE_NEWNET
+	}
 	l.cmd = &exec.Cmd{
 		Path: l.opt.Exe, Args: []string{HelperArg0}, Env: []string{},
 		Stdin: l.opt.Stdin, Stdout: l.opt.Stdout, Stderr: l.opt.Stderr,
-		ExtraFiles: []*os.File{cfgR, stW},
+		ExtraFiles: extra,
 		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
-				unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP,
+			Cloneflags:                 flags,
 			UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 			GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 			GidMappingsEnableSetgroups: false,

@@ -1,31 +1,36 @@
 package nsjail
 
 import (
-	"golang.org/x/sys/unix"
+	"os"
+
+	"github.com/acbox/acbox/bridge"
+	"github.com/acbox/acbox/coordinator"
 )
 
-// setupNetwork brings lo up in the sandbox's network namespace. The proxy
-// bridge (proxy mode) and host mode are added by the egress work.
+// setupNetwork: in none and proxy mode the sandbox has its own network
+// namespace with lo up; in proxy mode the bridge listens on 127.0.0.1:3128
+// and relays to the parent's proxy socket through the descriptor passed at
+// fdProxy (its path is not visible inside). Host mode shares the host's
+// network, an opt-out the report states.
 func (s *sandbox) setupNetwork() error {
-	if err := loopbackUp(); err != nil {
+	mode := s.cfg.Plan.Network.Mode
+	if mode == "host" {
+		s.rep.Controls = append(s.rep.Controls, coordinator.Control{Name: "network_isolation", Requested: false, Enforced: false, Why: "--net host: the host network is shared (Landlock TCP rules and the MPTCP refusal still apply)"})
+		return nil
+	}
+	if err := bridge.LoopbackUp(); err != nil {
 		return &stepError{step: "loopback up", err: err}
 	}
+	s.rep.Controls = append(s.rep.Controls, coordinator.Control{Name: "network_isolation", Requested: true, Enforced: true})
+	if mode != "proxy" {
+		return nil
+	}
+	ln, err := bridge.Listen()
+	if err != nil {
+		return &stepError{step: "bridge listen on " + bridge.Addr, err: err}
+	}
+	proxy := os.NewFile(fdProxy, "proxy")
+	go bridge.Serve(ln, bridge.DialFD(int(proxy.Fd())))
+	s.rep.Controls = append(s.rep.Controls, coordinator.Control{Name: "egress_proxy", Requested: true, Enforced: true})
 	return nil
-}
-
-func loopbackUp() error {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	ifr, err := unix.NewIfreq("lo")
-	if err != nil {
-		return err
-	}
-	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
-		return err
-	}
-	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
-	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
 }

@@ -153,14 +153,15 @@ func (f *LaunchFlags) tty(fromSpec bool) bool {
 }
 
 // resolve builds the plan for these flags on this host.
-func (f *LaunchFlags) resolve(in *os.File) (*coordinator.Plan, error) {
+func (f *LaunchFlags) resolve(in *os.File) (*coordinator.Plan, coordinator.Host, error) {
 	s, err := f.spec(in)
 	if err != nil {
-		return nil, err
+		return nil, coordinator.Host{}, err
 	}
 	h, err := coordinator.HostFromEnv()
 	if err != nil {
-		return nil, err
+		return nil, h, err
 	}
-	return coordinator.Resolve(s, h)
+	p, err := coordinator.Resolve(s, h)
+	return p, h, err
 }

@@ -7,7 +7,7 @@ type PlanCmd struct {
 
 // Run resolves and prints.
 func (c *PlanCmd) Run(s *Streams) error {
-	plan, err := c.resolve(s.In)
+	plan, _, err := c.resolve(s.In)
 	if err != nil {
 		return err
 	}

@@ -18,18 +18,24 @@ type RunCmd struct {
 
 // Run resolves the plan, launches it and passes the member's status on.
 func (c *RunCmd) Run(s *Streams) error {
-	plan, err := c.resolve(s.In)
+	events, err := openEvents(c.StatusFd)
 	if err != nil {
 		return err
 	}
-	events, err := openEvents(c.StatusFd)
+	plan, host, err := c.resolve(s.In)
 	if err != nil {
 		return err
 	}
 	if plan.Backend != "native" {
 		return fmt.Errorf("%w: backend %q is not available in this build yet; use --backend native", coordinator.ErrCannotSandbox, plan.Backend)
 	}
-	res, err := nsjail.Launch(plan, nsjail.Options{OnReady: func(st nsjail.Started) {
+	id := nsjail.NewID()
+	proxy, err := startProxy(plan, id, host.StateDir, events)
+	if err != nil {
+		return err
+	}
+	defer proxy.stop()
+	res, err := nsjail.Launch(plan, nsjail.Options{ID: id, ProxySocket: proxy.socket(), OnReady: func(st nsjail.Started) {
 		events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.HelperPid,
 			Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
 	}})
@@ -40,7 +46,7 @@ func (c *RunCmd) Run(s *Streams) error {
 		return err
 	}
 	code := res.Code
-	events.Emit(coordinator.Event{Event: "exited", Code: &code, Signal: res.Signal, DurationMS: res.Duration.Milliseconds()})
+	events.Emit(coordinator.Event{Event: "exited", ID: id, Code: &code, Signal: res.Signal, DurationMS: res.Duration.Milliseconds()})
 	return exitError{code: res.Code}
 }
 

@@ -1,0 +1,46 @@
+package bridge
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// LoopbackUp sets IFF_UP on lo, as `ip link set lo up` would, with the
+// SIOCGIFFLAGS/SIOCSIFFLAGS ioctls on a throwaway datagram socket. It needs
+// CAP_NET_ADMIN in the network namespace's owning user namespace.
+func LoopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return os.NewSyscallError("socket", err)
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return fmt.Errorf("bug: ifreq for lo: %w", err)
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("read flags of lo: %w", os.NewSyscallError("ioctl SIOCGIFFLAGS", err))
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
+		if err == unix.EPERM {
+			return fmt.Errorf("bring lo up: %w (needs CAP_NET_ADMIN in the sandbox's network namespace)", os.NewSyscallError("ioctl SIOCSIFFLAGS", err))
+		}
+		return fmt.Errorf("bring lo up: %w", os.NewSyscallError("ioctl SIOCSIFFLAGS", err))
+	}
+	return nil
+}
+
+// DialFD returns a dialer for the Unix socket whose file fd refers to (an
+// O_PATH descriptor passed by the parent). Connecting through
+// /proc/self/fd/N reaches a socket outside this mount namespace's root.
+func DialFD(fd int) func() (net.Conn, error) {
+	path := "/proc/self/fd/" + strconv.Itoa(fd)
+	return func() (net.Conn, error) {
+		return net.Dial("unix", path)
+	}
+}

@@ -1,0 +1,107 @@
+package bridge
+
+import (
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestDialFD(t *testing.T) {
+	path := upstream(t)
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	c, err := DialFD(fd)()
+	if err != nil {
+		t.Fatalf("DialFD(%d): %v", fd, err)
+	}
+	defer c.Close()
+	c.Write([]byte("via fd"))
+	c.(*net.UnixConn).CloseWrite()
+	buf := make([]byte, 64)
+	n, _ := c.Read(buf)
+	if string(buf[:n]) != "got via fd" {
+		t.Errorf("answer %q", buf[:n])
+	}
+}
+
+const childEnv = "ACBOX_BRIDGE_TEST_CHILD"
+
+// TestLoopbackUp re-runs this test binary in a new user and network
+// namespace (own uid and gid mapped to themselves, CAP_NET_ADMIN ambient),
+// where lo starts down, and checks there that LoopbackUp brings it up and
+// that the bridge serves on Addr. The same shape works unprivileged.
+func TestLoopbackUp(t *testing.T) {
+	if os.Getenv(childEnv) == "1" {
+		inNewNetns(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLoopbackUp$", "-test.v")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	uid, gid := os.Getuid(), os.Getgid()
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		AmbientCaps: []uintptr{unix.CAP_NET_ADMIN},
+	}
+	out, err := cmd.CombinedOutput()
+	var pe *os.PathError
+	if errors.As(err, &pe) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EINVAL) {
+		t.Skipf("cannot create a user and network namespace here (%v): user namespaces unavailable (check user.max_user_namespaces, or an AppArmor userns restriction)", err)
+	}
+	t.Logf("child:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestLoopbackUp") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+// inNewNetns runs in the child.
+func inNewNetns(t *testing.T) {
+	lo, err := net.InterfaceByName("lo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo.Flags&net.FlagUp != 0 {
+		t.Fatal("lo is already up: not a fresh network namespace")
+	}
+	// Binding 127.0.0.1 works even with lo down; connecting does not.
+	if down, err := Listen(); err == nil {
+		if c, err := net.Dial("tcp", Addr); err == nil {
+			c.Close()
+			t.Error("connected to 127.0.0.1 with lo down")
+		}
+		down.Close()
+	}
+	if err := LoopbackUp(); err != nil {
+		t.Fatalf("LoopbackUp: %v", err)
+	}
+	if lo, _ = net.InterfaceByName("lo"); lo.Flags&net.FlagUp == 0 {
+		t.Fatal("lo still down after LoopbackUp")
+	}
+	ln, err := Listen()
+	if err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
+	defer ln.Close()
+	if ln.Addr().String() != Addr {
+		t.Errorf("listening on %s; want %s", ln.Addr(), Addr)
+	}
+	path := upstream(t)
+	go Serve(ln, func() (net.Conn, error) { return net.Dial("unix", path) })
+	if got := exchange(t, Addr, "in netns"); got != "got in netns" {
+		t.Errorf("answer %q", got)
+	}
+	if c, err := net.Dial("tcp", "[::1]:3128"); err == nil {
+		c.Close()
+		t.Error("[::1]:3128 accepted a connection; the bridge should be IPv4 only")
+	}
+}

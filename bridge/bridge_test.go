@@ -1,0 +1,101 @@
+package bridge
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// upstream is a stand-in for the proxy's Unix socket: it reads until EOF,
+// answers "got <data>", then half-closes.
+func upstream(t *testing.T) string {
+	path := filepath.Join(t.TempDir(), "proxy.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				b, _ := io.ReadAll(c)
+				c.Write(append([]byte("got "), b...))
+				c.(*net.UnixConn).CloseWrite()
+			}()
+		}
+	}()
+	return path
+}
+
+// exchange sends msg through the bridge at addr, half-closes, and returns the
+// whole answer.
+func exchange(t *testing.T, addr, msg string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(c, msg)
+	c.(*net.TCPConn).CloseWrite()
+	b, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatalf("read through bridge: %v", err)
+	}
+	return string(b)
+}
+
+func TestServeHalfClose(t *testing.T) {
+	path := upstream(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- Serve(ln, func() (net.Conn, error) { return net.Dial("unix", path) }) }()
+	for _, msg := range []string{"hello", ""} {
+		if got := exchange(t, ln.Addr().String(), msg); got != "got "+msg {
+			t.Errorf("answer %q; want %q", got, "got "+msg)
+		}
+	}
+	ln.Close()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve returned %v; want nil", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("Serve did not return after the listener closed")
+	}
+}
+
+func TestServeDialFailure(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go Serve(ln, func() (net.Conn, error) { return nil, io.ErrUnexpectedEOF })
+	for range 2 { // the bridge keeps serving after a failed dial
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		// EOF or a reset: either way closed, not left hanging.
+		if n, err := c.Read(make([]byte, 1)); n != 0 || errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("read %d, %v; want the connection closed", n, err)
+		}
+		c.Close()
+	}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/egress"
+)
+
+// policyOf turns the plan's network into the proxy's policy.
+func policyOf(n coordinator.Network) (egress.Policy, error) {
+	p := egress.Policy{Mode: egress.Mode(n.Mode), AllowAny: n.AllowAny, Allow: []egress.Rule{}}
+	for _, a := range n.Allow {
+		r, err := egress.ParseRule(a)
+		if err != nil {
+			return p, err
+		}
+		p.Allow = append(p.Allow, r)
+	}
+	return p, nil
+}
+
+// proxyServer is one sandbox's egress proxy, listening on a Unix socket in
+// a private directory (0700, socket 0600) that no other sandbox can reach.
+type proxyServer struct {
+	dir   string
+	path  string
+	proxy *egress.Proxy
+}
+
+// startProxy starts the proxy for a plan in proxy mode; nil otherwise.
+func startProxy(plan *coordinator.Plan, id, stateDir string, events *coordinator.Events) (*proxyServer, error) {
+	if plan.Network.Mode != "proxy" {
+		return nil, nil
+	}
+	pol, err := policyOf(plan.Network)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(stateDir, "run", id)
+	ln, path, err := listenPrivate(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: egress proxy: %v", coordinator.ErrCannotSandbox, err)
+	}
+	p := egress.New(egress.Config{Policy: pol, OnDecision: func(d egress.Decision) {
+		allowed := d.Allowed
+		events.Emit(coordinator.Event{Event: "egress", ID: id, Allowed: &allowed, Host: d.Host, Port: d.Port, Addr: d.Addr, Reason: d.Reason})
+	}})
+	go p.Serve(ln)
+	return &proxyServer{dir: dir, path: path, proxy: p}, nil
+}
+
+func (s *proxyServer) socket() string {
+	if s == nil {
+		return ""
+	}
+	return s.path
+}
+
+func (s *proxyServer) stop() {
+	if s == nil {
+		return
+	}
+	s.proxy.Close()
+	os.RemoveAll(s.dir)
+}
+
+// listenPrivate creates dir (0700, parents 0700) and listens on a 0600
+// socket inside it.
+func listenPrivate(dir string) (net.Listener, string, error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return nil, "", err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, "", err
+	}
+	path := filepath.Join(dir, "proxy.sock")
+	ln, err := net.Listen("unix", path)
+	if err == nil {
+		// The directory is 0700 already; the mode is a second lock.
+		err = os.Chmod(path, 0o600)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, "", err
+	}
+	return ln, path, nil
+}

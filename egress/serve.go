@@ -1,0 +1,100 @@
+package egress
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"time"
+)
+
+// serveConn handles one client connection: one request, one Decision.
+func (p *Proxy) serveConn(c net.Conn) {
+	br := bufio.NewReaderSize(c, 4096)
+	c.SetReadDeadline(time.Now().Add(p.cfg.HeaderTimeout))
+	req, err := readRequest(br, p.cfg.MaxHeaderBytes)
+	if err == io.EOF {
+		return // closed before sending anything: no request, no decision
+	}
+	if err != nil {
+		p.refuse(c, Decision{}, err)
+		return
+	}
+	c.SetReadDeadline(time.Time{})
+	d := Decision{Method: req.method}
+	t, err := parseTarget(req)
+	if err != nil {
+		p.refuse(c, d, err)
+		return
+	}
+	d.Host, d.Port = t.host, t.port
+	up, addr, err := p.connect(t)
+	if err != nil {
+		p.refuse(c, d, err)
+		return
+	}
+	defer p.dropConn(up)
+	defer up.Close()
+	d.Allowed, d.Addr = true, addr
+	p.cfg.OnDecision(d)
+	if req.method == http.MethodConnect {
+		p.serveConnect(c, br, up)
+	} else {
+		p.forward(c, br, req, t, up)
+	}
+}
+
+// refuse emits the refusal and replies with a terse status; the detail goes
+// only into the Decision.
+func (p *Proxy) refuse(c net.Conn, d Decision, err error) {
+	status := statusOf(err)
+	d.Allowed, d.Reason = false, err.Error()
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		d.Reason = "request head not received in time"
+	}
+	p.cfg.OnDecision(d)
+	reply(c, status)
+	lingerClose(c)
+}
+
+// refuseBusy turns away a connection over MaxConns without reading from it.
+func (p *Proxy) refuseBusy(c net.Conn) {
+	p.cfg.OnDecision(Decision{Reason: fmt.Sprintf("over the limit of %d connections", p.cfg.MaxConns)})
+	// A fresh socket's send buffer is empty, so this small write does not
+	// block the accept loop; the deadline is a backstop.
+	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	reply(c, http.StatusServiceUnavailable)
+	c.Close()
+}
+
+func statusOf(err error) int {
+	var se *statusError
+	switch {
+	case errors.As(err, &se):
+		return se.status
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return http.StatusRequestTimeout
+	}
+	return http.StatusBadRequest
+}
+
+// reply writes a terse, complete response.
+func reply(c net.Conn, status int) {
+	text := http.StatusText(status)
+	fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\n"+
+		"Content-Length: %d\r\nConnection: close\r\n\r\n%s\n", status, text, len(text)+1, text)
+}
+
+// lingerClose half-closes and drains briefly before closing, so a client
+// still sending its body reads the reply instead of a reset.
+func lingerClose(c net.Conn) {
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	}
+	c.SetReadDeadline(time.Now().Add(250 * time.Millisecond))
+	io.CopyN(io.Discard, c, 256<<10)
+	c.Close()
+}
