@@ -83,7 +83,13 @@ func Launch(p *coordinator.Plan, o Options) (*Result, error) {
 
 func (o Options) withDefaults() Options {
 	if o.Stdin == nil {
-		o.Stdin, o.Stdout, o.Stderr = os.Stdin, os.Stdout, os.Stderr
+		o.Stdin = os.Stdin
+	}
+	if o.Stdout == nil {
+		o.Stdout = os.Stdout
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
 	}
 	if o.Exe == "" {
 		o.Exe = "/proc/self/exe"
@@ -247,7 +253,7 @@ func (l *launch) handle(m helperMsg, res *Result) error {
 }
 
 func helperError(m helperMsg) error {
-	e := fmt.Errorf("%w: sandbox setup failed at %q: %s", coordinator.ErrCannotSandbox, m.Step, m.Error)
+	e := fmt.Errorf("%w: sandbox setup failed: %s", coordinator.ErrCannotSandbox, m.Error)
 	if m.Step == "verify" {
 		e = fmt.Errorf("%w: a requested control is not enforced: %s", coordinator.ErrCannotSandbox, m.Error)
 	}

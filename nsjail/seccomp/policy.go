@@ -2,6 +2,7 @@ package seccomp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -14,6 +15,12 @@ const (
 )
 
 var bothArches = []string{ArchAMD64, ArchX86}
+
+// Arches returns the architectures the filter accepts, the native one
+// first. A call from any other architecture kills the process.
+func Arches() []string {
+	return slices.Clone(bothArches)
+}
 
 // Op is how a Cond compares a syscall argument. All comparisons are unsigned
 // and see the full 64-bit register; on x86 only the low 32 bits exist.
@@ -73,10 +80,11 @@ func (r Rule) String() string {
 	return b.String()
 }
 
-// Policy returns the rules Build compiles for Options{BlockMPTCP: true}, in
-// the order it compiles them. The slice is fresh; changing it changes nothing.
+// Policy returns the rules of the shipped filter, Options{BlockMPTCP: true},
+// in the order they are compiled: the embedded filter is
+// compile.Compile(Policy()). The slice is fresh; changing it changes nothing.
 func Policy() []Rule {
-	return policy(Options{BlockMPTCP: true})
+	return policy(shipped)
 }
 
 func policy(o Options) []Rule {

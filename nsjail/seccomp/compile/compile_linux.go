@@ -1,6 +1,6 @@
 //go:build linux && cgo
 
-package seccomp
+package compile
 
 import (
 	"fmt"
@@ -10,53 +10,60 @@ import (
 
 	libseccomp "github.com/seccomp/libseccomp-golang"
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/nsjail/seccomp"
 )
 
-var filterArches = []struct {
-	name string
-	arch libseccomp.ScmpArch
-}{{ArchAMD64, libseccomp.ArchAMD64}, {ArchX86, libseccomp.ArchX86}}
+// libseccompArch maps the policy's architecture names to libseccomp's.
+var libseccompArch = map[string]libseccomp.ScmpArch{
+	seccomp.ArchAMD64: libseccomp.ArchAMD64,
+	seccomp.ArchX86:   libseccomp.ArchX86,
+}
 
-// Build compiles the policy into a Program. The same Options give the same
-// bytes, so the digest names the policy. It only computes: nothing is loaded.
-func Build(o Options) (*Program, error) {
+// Compile turns rules into a filter that allows every call no rule refuses,
+// for [seccomp.Arches], and kills the process on any other architecture. It
+// returns the BPF as the kernel reads it (struct sock_filter in the host's
+// byte order). The same rules give the same bytes, so their sha256 names
+// the policy.
+func Compile(rules []seccomp.Rule) ([]byte, error) {
 	native, err := libseccomp.GetNativeArch()
 	if err != nil {
 		return nil, fmt.Errorf("seccomp: native architecture: %w", err)
 	}
-	if native != libseccomp.ArchAMD64 {
-		return nil, fmt.Errorf("%w: the policy is written for x86_64 hosts and this one is %s; use --backend docker",
-			ErrUnsupported, native)
+	arches := seccomp.Arches()
+	// The export is in the host's byte order and for the host's native
+	// architecture first, so only an x86_64 host produces the shipped bytes.
+	if native != libseccompArch[arches[0]] {
+		return nil, fmt.Errorf("%w: the policy is written for %s hosts and this one is %s; "+
+			"generate the filter on an x86_64 host", seccomp.ErrUnsupported, arches[0], native)
 	}
 	// NewFilter turns on TSYNC and the no_new_privs attribute, which only
 	// matter to libseccomp's own Load; the program is exported and loaded by
-	// LoadThread on one thread instead.
+	// seccomp's LoadThread on one thread instead.
 	f, err := libseccomp.NewFilter(libseccomp.ActAllow)
 	if err != nil {
 		return nil, fmt.Errorf("seccomp: new filter: %w", err)
 	}
 	defer f.Release()
-	if err := f.AddArch(libseccomp.ArchX86); err != nil {
-		return nil, fmt.Errorf("seccomp: add arch x86: %w", err)
+	for _, a := range arches[1:] {
+		if err := f.AddArch(libseccompArch[a]); err != nil {
+			return nil, fmt.Errorf("seccomp: add arch %s: %w", a, err)
+		}
 	}
 	// The default, KILL_THREAD, would leave the rest of a threaded process
 	// running after one thread made an x32 call.
 	if err := f.SetBadArchAction(libseccomp.ActKillProcess); err != nil {
 		return nil, fmt.Errorf("seccomp: bad-arch action: %w", err)
 	}
-	for _, r := range policy(o) {
+	for _, r := range rules {
 		if err := addRule(f, r); err != nil {
 			return nil, fmt.Errorf("seccomp: rule %s: %w", r, err)
 		}
 	}
-	bpf, err := export(f)
-	if err != nil {
-		return nil, err
-	}
-	return newProgram(bpf, []string{ArchAMD64, ArchX86})
+	return export(f)
 }
 
-func addRule(f *libseccomp.ScmpFilter, r Rule) error {
+func addRule(f *libseccomp.ScmpFilter, r seccomp.Rule) error {
 	if err := checkArches(r); err != nil {
 		return err
 	}
@@ -85,29 +92,29 @@ const pseudoSyscallBase = -10000
 // exactly the architectures where its syscall exists. libseccomp skips the
 // others silently (it compiles a never-matching pseudo number), so a wrong
 // Arch would make the documentation promise a rule the filter lacks.
-func checkArches(r Rule) error {
-	for _, a := range filterArches {
-		nr, err := libseccomp.GetSyscallFromNameByArch(r.Syscall, a.arch)
+func checkArches(r seccomp.Rule) error {
+	for _, a := range seccomp.Arches() {
+		nr, err := libseccomp.GetSyscallFromNameByArch(r.Syscall, libseccompArch[a])
 		// Numbers from -10000 down are libseccomp's "not on this arch";
 		// socket and the like on x86 resolve to small negative numbers
 		// (multiplexed through socketcall) and compile to their direct
 		// syscalls.
 		exists := err == nil && nr > pseudoSyscallBase
-		if exists != slices.Contains(r.Arch, a.name) {
+		if exists != slices.Contains(r.Arch, a) {
 			return fmt.Errorf("syscall %s exists on %s: %v, but the rule's arches are %v (bug)",
-				r.Syscall, a.name, exists, r.Arch)
+				r.Syscall, a, exists, r.Arch)
 		}
 	}
 	return nil
 }
 
-func condition(c Cond) (libseccomp.ScmpCondition, error) {
+func condition(c seccomp.Cond) (libseccomp.ScmpCondition, error) {
 	switch c.Op {
-	case OpEq:
+	case seccomp.OpEq:
 		return libseccomp.MakeCondition(c.Arg, libseccomp.CompareEqual, c.Value)
-	case OpGt:
+	case seccomp.OpGt:
 		return libseccomp.MakeCondition(c.Arg, libseccomp.CompareGreater, c.Value)
-	case OpMaskedEq:
+	case seccomp.OpMaskedEq:
 		// The binding hands its two operands to struct scmp_arg_cmp as
 		// datum_a, datum_b, and libseccomp reads MASKED_EQ as (mask, datum):
 		// mask first, whatever the binding's comment says. The BPF tests

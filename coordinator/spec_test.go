@@ -1,0 +1,90 @@
+package coordinator
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseSpec(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"design example", `{"backend":"native","command":["pi","--mode","rpc"],"cwd":"/repo","access":{"read":["/a"],"write":["/b"],"network":{"mode":"proxy","allow":["api.example.com","*.example.org:8443"]}},"mounts":[{"source":"/opt/pi","target":"/opt/pi","readonly":true}],"tmpfs":[{"target":"/home/u/.pi","size":"64MiB"}],"env":{"LANG":"C.UTF-8"},"tty":false,"limits":{"memory":"2GiB","pids":1024},"image":"i:t","labels":{"team":"t1"}}`, ""},
+		{"unknown field", `{"command":["x"],"acess":{}}`, `unknown field "acess"`},
+		{"unknown nested", `{"command":["x"],"access":{"network":{"mode":"none","hosts":[]}}}`, `unknown field "hosts"`},
+		{"trailing", `{"command":["x"]} {}`, "trailing data"},
+		{"not json", `command: x`, "spec:"},
+		{"wrong type", `{"command":"x"}`, "spec:"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseSpec(strings.NewReader(c.in))
+			checkErr(t, err, c.want)
+		})
+	}
+	big := `{"command":["` + strings.Repeat("a", MaxSpecBytes) + `"]}`
+	if _, err := ParseSpec(strings.NewReader(big)); err == nil || !strings.Contains(err.Error(), "larger") {
+		t.Fatalf("oversize spec: %v", err)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int64
+	}{{"512MiB", 512 << 20}, {"2GiB", 2 << 30}, {"64m", 64 << 20}, {"4096", 4096}, {"1k", 1024}, {"10MB", 10_000_000}, {"0", 0}, {"-1", 0}, {"x", 0}, {"", 0}, {"99999999999999GiB", 0}}
+	for _, c := range cases {
+		got, err := ParseSize(c.in)
+		if (err != nil) != (c.want == 0) || got != c.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestParseMountFlag(t *testing.T) {
+	cases := []struct {
+		in   string
+		want MountSpec
+		err  bool
+	}{
+		{"/a", MountSpec{Source: "/a", Readonly: true}, false},
+		{"/a:rw", MountSpec{Source: "/a"}, false},
+		{"/a:/b", MountSpec{Source: "/a", Target: "/b", Readonly: true}, false},
+		{"/a:/b:rw", MountSpec{Source: "/a", Target: "/b"}, false},
+		{"/a:/b:/c", MountSpec{}, true},
+		{":/b", MountSpec{}, true},
+	}
+	for _, c := range cases {
+		got, err := ParseMountFlag(c.in)
+		if (err != nil) != c.err || (!c.err && got != c.want) {
+			t.Errorf("ParseMountFlag(%q) = %+v, %v", c.in, got, err)
+		}
+	}
+}
+
+func FuzzParseSpec(f *testing.F) {
+	f.Add(`{"command":["x"],"access":{"network":{"mode":"proxy","allow":[]}}}`)
+	f.Add(`{"command":["x"],"tmpfs":[{"target":"/a","size":"1k"}]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		spec, err := ParseSpec(strings.NewReader(s))
+		if err == nil {
+			_ = spec.String()
+		}
+	})
+}
+
+func FuzzParseSize(f *testing.F) {
+	f.Add("64MiB")
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, err := ParseSize(s); err == nil && n <= 0 {
+			t.Fatalf("ParseSize(%q) = %d without error", s, n)
+		}
+	})
+}
+
+func FuzzParseMountFlag(f *testing.F) {
+	f.Add("/a:/b:ro")
+	f.Fuzz(func(t *testing.T, s string) {
+		if m, err := ParseMountFlag(s); err == nil && m.Source == "" {
+			t.Fatalf("empty source accepted for %q", s)
+		}
+	})
+}
