@@ -39,7 +39,9 @@ func newFixture(t *testing.T) fixture {
 	os.WriteFile(filepath.Join(home, "file"), nil, 0o644)
 	h := Host{UID: 1000, GID: 1000, User: "u", Home: home, Cwd: filepath.Join(home, "proj"),
 		StateDir: filepath.Join(root, "var", "state"), Protect: []string{filepath.Join(home, "secret")},
-		Getenv: func(k string) (string, bool) { return map[string]string{"LANG": "de_DE.UTF-8", "SECRET": "s"}[k], k == "LANG" || k == "SECRET" }}
+		Getenv: func(k string) (string, bool) {
+			return map[string]string{"LANG": "de_DE.UTF-8", "SECRET": "s"}[k], k == "LANG" || k == "SECRET"
+		}}
 	return fixture{root: root, host: h}
 }
 
