@@ -101,7 +101,7 @@ func (s *sandbox) setup() error {
 	}
 	s.rep.PhasesMS["network"] = ms(time.Since(t))
 	s.mio = memberIO{files: []*os.File{os.Stdin, os.Stdout, os.Stderr}}
-	return nil
+	return s.setupTTY()
 }
 
 // namespaceInodes records the inode of each namespace the sandbox is in.

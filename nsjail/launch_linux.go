@@ -115,6 +115,10 @@ type launch struct {
 	cmd    *exec.Cmd
 	waited chan error
 	proxy  *os.File
+	// tty mode: the socket pair over which the helper sends the pty master.
+	ptyChild, ptyParent *os.File
+	proxyFD, ptyFD      int
+	relay               *ttyRelay
 }
 
 func (l *launch) run() (*Result, error) {
@@ -129,9 +133,16 @@ func (l *launch) run() (*Result, error) {
 		return nil, err
 	}
 	defer stR.Close()
+	if err := l.ptyPair(); err != nil {
+		return nil, err
+	}
 	err = l.spawn(cfgR, stW)
 	cfgR.Close()
 	stW.Close()
+	if l.ptyChild != nil {
+		l.ptyChild.Close()
+		defer l.ptyParent.Close()
+	}
 	if err != nil {
 		cfgW.Close()
 		return nil, err
@@ -152,7 +163,12 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	uid, gid := os.Getuid(), os.Getgid()
 	extra := []*os.File{cfgR, stW}
 	if l.proxy != nil {
+		l.proxyFD = fdFirstOptional + len(extra) - 2
 		extra = append(extra, l.proxy)
+	}
+	if l.ptyChild != nil {
+		l.ptyFD = fdFirstOptional + len(extra) - 2
+		extra = append(extra, l.ptyChild)
 	}
 	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
 		unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP)
@@ -192,7 +208,8 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 
 func (l *launch) sendConfig(w *os.File) error {
 	defer w.Close()
-	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true)}
+	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
+		ProxyFD: l.proxyFD, PtyFD: l.ptyFD}
 	return json.NewEncoder(w).Encode(cfg)
 }
 
@@ -238,6 +255,9 @@ func (l *launch) handle(m helperMsg, res *Result) error {
 	switch m.Kind {
 	case "ready":
 		res.Report = m.Report
+		if err := l.startRelay(); err != nil {
+			return err
+		}
 		if l.opt.OnReady != nil {
 			l.opt.OnReady(Started{ID: l.opt.ID, HelperPid: l.cmd.Process.Pid, MemberPid: m.Pid, Report: m.Report})
 		}
@@ -261,6 +281,7 @@ func helperError(m helperMsg) error {
 }
 
 func (l *launch) finish(res *Result) (*Result, error) {
+	l.relay.stop()
 	res.Duration = time.Since(l.start)
 	if res.Code >= 0 {
 		return res, nil
@@ -297,4 +318,31 @@ func orClosed(c chan helperMsg) chan helperMsg {
 		close(c)
 	}
 	return c
+}
+
+// ptyPair creates the socket pair for the pty handover in tty mode.
+func (l *launch) ptyPair() error {
+	if !l.plan.TTY {
+		return nil
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return os.NewSyscallError("socketpair", err)
+	}
+	l.ptyParent, l.ptyChild = os.NewFile(uintptr(fds[0]), "pty"), os.NewFile(uintptr(fds[1]), "pty")
+	return nil
+}
+
+// startRelay receives the member's pty master and relays it to the user's
+// terminal.
+func (l *launch) startRelay() error {
+	if l.ptyParent == nil {
+		return nil
+	}
+	master, err := recvFd(int(l.ptyParent.Fd()))
+	if err != nil {
+		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
+	}
+	l.relay = startRelay(l.opt.Stdin, l.opt.Stdout, master)
+	return nil
 }

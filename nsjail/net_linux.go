@@ -29,7 +29,7 @@ func (s *sandbox) setupNetwork() error {
 	if err != nil {
 		return &stepError{step: "bridge listen on " + bridge.Addr, err: err}
 	}
-	proxy := os.NewFile(fdProxy, "proxy")
+	proxy := os.NewFile(uintptr(s.cfg.ProxyFD), "proxy")
 	go bridge.Serve(ln, bridge.DialFD(int(proxy.Fd())))
 	s.rep.Controls = append(s.rep.Controls, coordinator.Control{Name: "egress_proxy", Requested: true, Enforced: true})
 	return nil

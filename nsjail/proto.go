@@ -15,7 +15,10 @@ const HelperArg0 = "acbox-init"
 const (
 	fdConfig = 3 // read: one JSON helperConfig
 	fdStatus = 4 // write: JSON lines of helperMsg
-	fdProxy  = 5 // O_PATH fd of the proxy's Unix socket (proxy mode only)
+	// Further descriptors follow in this order when present; their numbers
+	// are in helperConfig: the proxy's socket (O_PATH, proxy mode) and the
+	// pty handover socket (tty mode).
+	fdFirstOptional = 5
 )
 
 // ident is the identity the parent recorded for a path it opened.
@@ -27,10 +30,12 @@ type ident struct {
 
 // helperConfig is everything the helper needs; it holds no secrets.
 type helperConfig struct {
-	ID     string            `json:"id"`
-	Plan   *coordinator.Plan `json:"plan"`
-	Idents []ident           `json:"idents"`
-	Access string            `json:"access"`
+	ID      string            `json:"id"`
+	Plan    *coordinator.Plan `json:"plan"`
+	Idents  []ident           `json:"idents"`
+	Access  string            `json:"access"`
+	ProxyFD int               `json:"proxy_fd"` // 0: none
+	PtyFD   int               `json:"pty_fd"`   // 0: none
 }
 
 // helperMsg is one line on the status pipe from the helper to the parent.

@@ -1,0 +1,77 @@
+package nsjail
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPty opens a pty pair in the sandbox's own devpts instance (after
+// pivot_root, so the host's ptys are out of reach). TIOCSTI on it can only
+// inject into this pty.
+func openPty() (master, slave *os.File, err error) {
+	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, os.NewSyscallError("open /dev/ptmx", err)
+	}
+	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
+		unix.Close(m)
+		return nil, nil, os.NewSyscallError("ioctl(TIOCSPTLCK)", err)
+	}
+	n, err := unix.IoctlGetInt(m, unix.TIOCGPTN)
+	if err != nil {
+		unix.Close(m)
+		return nil, nil, os.NewSyscallError("ioctl(TIOCGPTN)", err)
+	}
+	name := fmt.Sprintf("/dev/pts/%d", n)
+	s, err := unix.Open(name, unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		unix.Close(m)
+		return nil, nil, os.NewSyscallError("open "+name, err)
+	}
+	return os.NewFile(uintptr(m), "ptmx"), os.NewFile(uintptr(s), name), nil
+}
+
+// sendFd passes fd over a Unix socket with SCM_RIGHTS.
+func sendFd(sock int, fd int) error {
+	return unix.Sendmsg(sock, []byte{0}, unix.UnixRights(fd), nil, 0)
+}
+
+// recvFd receives one descriptor sent with sendFd.
+func recvFd(sock int) (*os.File, error) {
+	buf := make([]byte, 1)
+	oob := make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(sock, buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("recvmsg", err)
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return nil, fmt.Errorf("pty: no descriptor received: %v", err)
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		return nil, fmt.Errorf("pty: bad descriptor message: %v", err)
+	}
+	return os.NewFile(uintptr(fds[0]), "ptmx"), nil
+}
+
+// setupTTY opens the member's private pty and hands the master to the
+// parent; the member gets the slave as stdin, stdout, stderr and
+// controlling terminal.
+func (s *sandbox) setupTTY() error {
+	if !s.cfg.Plan.TTY {
+		return nil
+	}
+	master, slave, err := openPty()
+	if err != nil {
+		return &stepError{step: "pty", err: err}
+	}
+	defer master.Close()
+	if err := sendFd(s.cfg.PtyFD, int(master.Fd())); err != nil {
+		return &stepError{step: "pty handover", err: err}
+	}
+	s.mio = memberIO{files: []*os.File{slave, slave, slave}, ctty: true}
+	return nil
+}
