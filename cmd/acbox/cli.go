@@ -17,6 +17,8 @@ type CLI struct {
 	Plan    PlanCmd    `cmd:"" help:"Print the resolved plan as JSON without running anything."`
 	Status  StatusCmd  `cmd:"" help:"Report whether each backend can run here, and if not, the fix."`
 	Version VersionCmd `cmd:"" help:"Print the build and policy digest."`
+	Doctor  DoctorCmd  `cmd:"" help:"Check each host requirement and print the remedy for each failure."`
+	Proxy   ProxyCmd   `cmd:"" help:"Run the egress proxy on its own, on a Unix socket."`
 }
 
 // Streams are the process's standard streams, injected for tests.

@@ -1,5 +1,12 @@
 // Command acbox runs a command with only the access it was granted. See the
 // README for the commands and what each control buys.
+//
+// Startup is on every launch's path: the Go runtime's container-aware
+// GOMAXPROCS reads cgroup files at start and a background updater wakes up
+// later; acbox needs neither.
+//
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
 package main
 
 import (

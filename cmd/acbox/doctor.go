@@ -1,0 +1,175 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/landlock"
+)
+
+// DoctorCmd checks each host requirement; each failure prints its remedy.
+type DoctorCmd struct {
+	JSON bool `help:"Print JSON (stable: name, ok, detail, remedy)."`
+}
+
+type check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+	Remedy string `json:"remedy,omitempty"`
+}
+
+// Run runs every check with a timeout. None touches the real root.
+func (c *DoctorCmd) Run(s *Streams) error {
+	checks := []func() check{checkUserns, checkAppArmor, checkLandlock, checkSeccomp, checkProc, checkPty, checkCgroup, checkLaunch}
+	var out []check
+	failed := false
+	for _, f := range checks {
+		r := withTimeout(f, 10*time.Second)
+		failed = failed || !r.OK
+		out = append(out, r)
+	}
+	if c.JSON {
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintln(s.Out, string(b))
+	} else {
+		for _, r := range out {
+			printCheck(s, r)
+		}
+	}
+	if failed {
+		return fmt.Errorf("%w: some checks failed (see the remedies above)", coordinator.ErrCannotSandbox)
+	}
+	return nil
+}
+
+func printCheck(s *Streams, r check) {
+	mark := "ok  "
+	if !r.OK {
+		mark = "FAIL"
+	}
+	fmt.Fprintf(s.Out, "%s %-18s %s\n", mark, r.Name, r.Detail)
+	if r.Remedy != "" {
+		fmt.Fprintf(s.Out, "     remedy: %s\n", strings.ReplaceAll(r.Remedy, "\n", "\n     "))
+	}
+}
+
+func withTimeout(f func() check, d time.Duration) check {
+	ch := make(chan check, 1)
+	go func() { ch <- f() }()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(d):
+		return check{Name: "timeout", Detail: fmt.Sprintf("a check did not finish in %v", d), Remedy: "run `acbox doctor` again; if it hangs, report it"}
+	}
+}
+
+func sysctl(name string) string {
+	b, err := os.ReadFile("/proc/sys/" + strings.ReplaceAll(name, ".", "/"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func checkUserns() check {
+	c := check{Name: "user namespaces", OK: true}
+	if v := sysctl("user.max_user_namespaces"); v == "0" {
+		c.OK, c.Detail, c.Remedy = false, "user.max_user_namespaces=0", "sudo sysctl -w user.max_user_namespaces=15000 (and persist it in /etc/sysctl.d), or use --backend docker"
+		return c
+	}
+	if v := sysctl("kernel.unprivileged_userns_clone"); v == "0" {
+		c.OK, c.Detail, c.Remedy = false, "kernel.unprivileged_userns_clone=0", "sudo sysctl -w kernel.unprivileged_userns_clone=1, or use --backend docker"
+		return c
+	}
+	c.Detail = "user.max_user_namespaces=" + sysctl("user.max_user_namespaces")
+	return c
+}
+
+func checkAppArmor() check {
+	c := check{Name: "apparmor userns", OK: true, Detail: "no AppArmor restriction on user namespaces"}
+	if sysctl("kernel.apparmor_restrict_unprivileged_userns") != "1" {
+		return c
+	}
+	exe, _ := os.Executable()
+	c.Detail = "kernel.apparmor_restrict_unprivileged_userns=1"
+	if os.Geteuid() == 0 {
+		return c // root is not restricted
+	}
+	c.OK = false
+	c.Remedy = "install this profile as /etc/apparmor.d/acbox and run `sudo apparmor_parser -r /etc/apparmor.d/acbox`:\n" +
+		"abi <abi/4.0>,\ninclude <tunables/global>\nprofile acbox " + exe + " flags=(unconfined) {\n  userns,\n  include if exists <local/acbox>\n}"
+	return c
+}
+
+func checkLandlock() check {
+	c := check{Name: "landlock", OK: true}
+	abi, err := landlock.ABI()
+	if err != nil {
+		c.OK, c.Detail = false, err.Error()
+		c.Remedy = "boot a kernel with Landlock enabled (lsm=landlock,... on the kernel command line), pass --best-effort to run without it, or use --backend docker"
+		return c
+	}
+	c.Detail = fmt.Sprintf("ABI %d", abi)
+	if abi < 6 {
+		c.OK, c.Remedy = false, "acbox needs Landlock ABI 6 (Linux 6.12) for signal and abstract-socket scoping; upgrade the kernel or pass --best-effort"
+	}
+	return c
+}
+
+func checkSeccomp() check {
+	b, _ := os.ReadFile("/proc/self/status")
+	if strings.Contains(string(b), "\nSeccomp:") {
+		return check{Name: "seccomp", OK: true, Detail: "filter mode available"}
+	}
+	return check{Name: "seccomp", Detail: "this kernel has no seccomp", Remedy: "use a kernel built with CONFIG_SECCOMP_FILTER, or --backend docker"}
+}
+
+// checkProc finds mounts over /proc entries (Docker's default masking), on
+// which mounting a fresh proc fails with EPERM.
+func checkProc() check {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return check{Name: "proc", Detail: err.Error(), Remedy: "mount /proc"}
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 4 && strings.HasPrefix(f[4], "/proc/") {
+			return check{Name: "proc", Detail: "something is mounted over " + f[4] + " (a default Docker container?)",
+				Remedy: "run the container with --security-opt systempaths=unconfined (and --security-opt seccomp=unconfined), or use acbox's --backend docker on the host"}
+		}
+	}
+	return check{Name: "proc", OK: true, Detail: "no over-mounts"}
+}
+
+func checkPty() check {
+	f, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		return check{Name: "pty", Detail: err.Error(), Remedy: "the host needs devpts and /dev/ptmx for --tty; run without --tty"}
+	}
+	f.Close()
+	return check{Name: "pty", OK: true, Detail: "/dev/ptmx opens"}
+}
+
+func checkCgroup() check {
+	c := check{Name: "cgroup delegation", OK: true}
+	if _, err := os.Stat("/sys/fs/cgroup/cgroup.controllers"); err != nil {
+		c.Detail = "no cgroup v2 hierarchy: memory and pids limits are per-process rlimits (reported as such)"
+		return c
+	}
+	c.Detail = "cgroup v2 present"
+	return c
+}
+
+func checkLaunch() check {
+	st := nativeStatus()
+	if st.Available {
+		return check{Name: "sandbox launch", OK: true, Detail: "a real sandbox ran `true` with every control"}
+	}
+	return check{Name: "sandbox launch", Detail: st.Reason, Remedy: "see the failing step above; --backend docker needs none of these"}
+}
