@@ -1,5 +1,5 @@
-// Package seccomp builds and loads the seccomp filter acbox puts on every
-// sandbox member: a short deny list on top of allow-by-default, compiled for
+// Package seccomp holds the seccomp filter acbox puts on every sandbox
+// member and loads it: a short deny list on top of allow-by-default, for
 // x86_64 and for the i386 entry points (32-bit binaries and `int 0x80` from
 // 64-bit code), so that a 32-bit call meets the same rules. A call from any
 // other architecture, x32 included, kills the process.
@@ -14,9 +14,33 @@
 //	if err := prog.LoadThread(); err != nil { ... }
 //	err = cmd.Start()      // os/exec forks from this thread; the child inherits the filter
 //
-// Build only computes; prog.Digest (sha256 of the BPF) goes into the
-// enforcement report. [Policy] returns the rules as data, for documentation
-// and tests.
+// Build only hands out the embedded program; prog.Digest (sha256 of the
+// BPF) goes into the enforcement report.
+//
+// # The policy is data, the filter is generated
+//
+// The rules are Go values ([Rule], [Cond], [Errno]; [Policy] returns them),
+// and nothing in this package compiles them. At development time
+// `go generate ./nsjail/seccomp/` runs internal/gen, which compiles
+// Policy() with libseccomp through package [compile] and writes
+// filter_amd64.bpf (the BPF as the kernel reads it),
+// filter_amd64.bpf.sha256 and filter_amd64.rules (the rules compiled, one
+// per line, the reviewable side of a binary diff). This package embeds the
+// .bpf, checks it against the .sha256 on first use, and Build returns it.
+//
+// Two tests keep the committed files in step with the policy, and both name
+// the command to rerun: TestFilterIsGeneratedFromPolicy here compares
+// filter_amd64.rules with Policy() on any build, and the golden test in
+// package compile (cgo, libseccomp-dev) requires a fresh compile to equal
+// filter_amd64.bpf byte for byte. The interpreter and kernel tests here then
+// run on exactly the bytes that ship.
+//
+// Why: compiling took 1.5 to 2 ms per launch, most of it libseccomp merging
+// the 33 personality rules, out of a startup budget of about 7 ms; the
+// embedded program costs a few microseconds on the first Build and 0.1 µs
+// after. And libseccomp is a C library: linking it put cgo into the acbox
+// binary, while this package now builds with CGO_ENABLED=0, which
+// TestNoCgoAtRunTime keeps so.
 //
 // # What is refused
 //
@@ -72,13 +96,20 @@
 //     Callers through glibc and Go never pass junk.
 //   - gdb, strace and other ptrace tools do not work inside; programs that
 //     insist on io_uring or userfaultfd must fall back.
-//   - Build takes about 1.5 ms, most of it libseccomp merging the 33
-//     personality rules.
+//   - Only Options{BlockMPTCP: true} is embedded; Build refuses other
+//     Options as a bug rather than compile them at run time.
+//   - Another libseccomp version may compile the same policy to different
+//     (equally valid) bytes; the golden test then asks for a regeneration,
+//     which changes the Digest in enforcement reports.
 //
 // # Platform notes
 //
-// Build needs Linux, cgo and libseccomp 2.5 or later, on an x86_64 host;
-// other builds return [ErrUnsupported]. LoadThread uses the raw seccomp(2)
+// The filter is for x86_64 hosts: Build returns [ErrUnsupported] when acbox
+// is built for another GOARCH, and LoadThread on another OS. Neither needs
+// cgo. Regenerating the filter needs Linux, cgo and libseccomp 2.5 or later
+// (libseccomp-dev) on an x86_64 host. LoadThread uses the raw seccomp(2)
 // syscall, not libseccomp's loader, because libseccomp-golang turns on TSYNC,
 // which would filter every thread of pid 1.
+//
+// [compile]: https://pkg.go.dev/github.com/acbox/acbox/nsjail/seccomp/compile
 package seccomp

@@ -20,9 +20,12 @@ var (
 	filterSum string
 )
 
-// embedded decodes the filter once per process; hashing a few kilobytes
-// costs microseconds.
-var embedded = sync.OnceValues(func() (*Program, error) {
+// embedded decodes the filter once per process.
+var embedded = sync.OnceValues(decodeEmbedded)
+
+// decodeEmbedded checks the filter against its recorded sha256, which the
+// Program's Digest needs anyway: a few microseconds for a few kilobytes.
+func decodeEmbedded() (*Program, error) {
 	p, err := newProgram(filterBPF, Arches())
 	if err != nil {
 		return nil, err
@@ -32,4 +35,4 @@ var embedded = sync.OnceValues(func() (*Program, error) {
 			"run go generate ./nsjail/seccomp/ (bug)", filterFile, p.Digest, filterFile, want)
 	}
 	return p, nil
-})
+}

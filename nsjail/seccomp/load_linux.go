@@ -61,7 +61,7 @@ func loadError(errno unix.Errno) error {
 		return fmt.Errorf("%w: the kernel was built without CONFIG_SECCOMP (%w); use --backend docker", ErrUnsupported, err)
 	case unix.EINVAL:
 		// EINVAL is both "no CONFIG_SECCOMP_FILTER" and "bad program";
-		// Build only emits programs libseccomp validated.
+		// the embedded program is libseccomp's output, checked by its tests.
 		return fmt.Errorf("%w: the kernel refused the filter (%w); it may lack CONFIG_SECCOMP_FILTER", ErrUnsupported, err)
 	}
 	return fmt.Errorf("seccomp: load: %w", err)

@@ -316,6 +316,16 @@ func TestSocketFamilies(t *testing.T) {
 	}
 }
 
+// BenchmarkBuildFirstCall is the first Build of a process, the one that
+// counts at sandbox launch: decoding and hashing the embedded filter.
+func BenchmarkBuildFirstCall(b *testing.B) {
+	for b.Loop() {
+		if _, err := decodeEmbedded(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkBuild(b *testing.B) {
 	for b.Loop() {
 		if _, err := Build(Options{BlockMPTCP: true}); err != nil {

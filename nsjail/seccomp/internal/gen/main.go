@@ -4,9 +4,11 @@
 //
 //	go generate ./nsjail/seccomp/
 //
-// It writes filter_amd64.bpf (struct sock_filter, little-endian) and
-// filter_amd64.bpf.sha256 (in sha256sum's format) in the package directory.
-// The compile package's golden test fails until they match the policy.
+// It writes, in the package directory, filter_amd64.bpf (struct sock_filter,
+// little-endian), filter_amd64.bpf.sha256 (in sha256sum's format) and
+// filter_amd64.rules (the rules compiled, one per line, for review and for
+// package seccomp's cgo-free staleness test). The compile package's golden
+// test fails until the filter matches the policy.
 package main
 
 import (
@@ -14,12 +16,16 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/acbox/acbox/nsjail/seccomp"
 	"github.com/acbox/acbox/nsjail/seccomp/compile"
 )
 
-const out = "filter_amd64.bpf"
+const (
+	out       = "filter_amd64.bpf"
+	rulesFile = "filter_amd64.rules"
+)
 
 func main() {
 	if err := run(); err != nil {
@@ -44,6 +50,13 @@ func run() error {
 	}
 	line := fmt.Sprintf("%s  %s\n", hex.EncodeToString(sum[:]), out)
 	if err := os.WriteFile(out+".sha256", []byte(line), 0o644); err != nil {
+		return err
+	}
+	var rules strings.Builder
+	for _, r := range seccomp.Policy() {
+		rules.WriteString(r.String() + "\n")
+	}
+	if err := os.WriteFile(rulesFile, []byte(rules.String()), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "seccomp gen: %s: %d instructions, sha256 %x\n", out, len(bpf)/8, sum)
