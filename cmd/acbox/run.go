@@ -26,28 +26,45 @@ func (c *RunCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
-	if plan.Backend != "native" {
-		return fmt.Errorf("%w: backend %q is not available in this build yet; use --backend native", coordinator.ErrCannotSandbox, plan.Backend)
-	}
-	id := nsjail.NewID()
-	proxy, err := startProxy(plan, id, host.StateDir, events)
+	out, err := launch(plan, host, events, s)
 	if err != nil {
 		return err
 	}
+	if err := writeReport(c.Report, out.Report); err != nil {
+		return err
+	}
+	return exitError{code: out.Code}
+}
+
+// launch runs one plan on its backend with this sandbox's proxy, and emits
+// the started and exited events.
+func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.Events, s *Streams) (*coordinator.Outcome, error) {
+	b, err := backendFor(plan.Backend)
+	if err != nil {
+		return nil, err
+	}
+	plan.Backend = b.Name()
+	id := nsjail.NewID()
+	release, err := admit(plan, host, id)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	proxy, err := startProxy(plan, id, host.StateDir, events)
+	if err != nil {
+		return nil, err
+	}
 	defer proxy.stop()
-	res, err := nsjail.Launch(plan, nsjail.Options{ID: id, ProxySocket: proxy.socket(), OnReady: func(st nsjail.Started) {
-		events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.HelperPid,
+	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: s.In, ProxySocket: proxy.socket(), OnReady: func(st coordinator.Started) {
+		events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
 			Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
 	}})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := c.writeReport(res.Report); err != nil {
-		return err
-	}
-	code := res.Code
-	events.Emit(coordinator.Event{Event: "exited", ID: id, Code: &code, Signal: res.Signal, DurationMS: res.Duration.Milliseconds()})
-	return exitError{code: res.Code}
+	code := out.Code
+	events.Emit(coordinator.Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
+	return out, nil
 }
 
 func openEvents(fd int) (*coordinator.Events, error) {
@@ -64,10 +81,10 @@ func openEvents(fd int) (*coordinator.Events, error) {
 	return coordinator.NewEvents(f), nil
 }
 
-func (c *RunCmd) writeReport(r *coordinator.Report) error {
-	if c.Report == "" || r == nil {
+func writeReport(path string, r *coordinator.Report) error {
+	if path == "" || r == nil {
 		return nil
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
-	return os.WriteFile(c.Report, append(b, '\n'), 0o600)
+	return os.WriteFile(path, append(b, '\n'), 0o600)
 }
