@@ -86,4 +86,3 @@ func testUser() string {
 	}
 	return "acbox-test"
 }
-
