@@ -47,6 +47,9 @@
 //   - Devices: read_file, write_file, read_dir and ioctl_dev (terminals need
 //     their ioctls). List the pty directory, for example /dev/pts, rather
 //     than a /dev/ptmx symlink.
+//   - ListOnly: read_dir alone, beneath each path. acbox lists the sandbox
+//     root here so that `ls /` works: listing reveals only names the mounts
+//     already show, while reading a file still needs one of the rules above.
 //
 // A rule on a file rather than a directory keeps only the rights that make
 // sense for a file (execute, read_file, write_file, truncate, ioctl_dev,

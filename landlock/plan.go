@@ -16,6 +16,7 @@ type Rules struct {
 	ReadOnly  []string // read and execute beneath: system directories, read grants
 	ReadWrite []string // read, write and execute beneath: write grants, private tmpfs (/tmp, $HOME, /dev/shm)
 	Devices   []string // device files or directories needing read, write and ioctl (/dev/null, /dev/pts, ...)
+	ListOnly  []string // directories whose entries may be listed beneath (read_dir only): the sandbox root
 
 	RestrictTCP bool     // handle TCP bind and connect (--net host mode)
 	ConnectTCP  []uint16 // ports the member may connect to when RestrictTCP
@@ -74,6 +75,7 @@ func compile(r Rules, abi int) ruleset {
 		rs.addPaths(r.ReadOnly, rs.fs&readRights)
 		rs.addPaths(r.ReadWrite, rs.fs&^withheldRW)
 		rs.addPaths(r.Devices, rs.fs&deviceRights)
+		rs.addPaths(r.ListOnly, rs.fs&ll.AccessFSReadDir)
 	}
 	if rs.net != 0 {
 		rs.ports = ports(r.ConnectTCP, r.BindTCP)
@@ -129,7 +131,7 @@ func (rs ruleset) report(abi int) Report {
 // validate checks that every path in r is absolute and clean, so that a rule
 // never depends on the working directory or on ".." resolution.
 func validate(r Rules) error {
-	for _, list := range [][]string{r.ReadOnly, r.ReadWrite, r.Devices} {
+	for _, list := range [][]string{r.ReadOnly, r.ReadWrite, r.Devices, r.ListOnly} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 				return fmt.Errorf("landlock: rule path %q must be absolute and clean", p)
