@@ -1,0 +1,172 @@
+package bridge
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+)
+
+// The start gate holds a container's member until the parent has checked
+// the running container. The in-container init (the client) and the parent
+// (the server, in package coordinator/docker) speak one JSON object per
+// line over the gate's Unix socket, exactly once per sandbox:
+//
+//	init   -> {"token": T}                       the token from the container config
+//	parent -> {"stat": ["/grant", ...]}           or a refusal
+//	init   -> {"idents": [...], "self": {...}}    fstat of each path, and its own privileges
+//	parent -> {"release": true, "env": [...]}     or a refusal; the member's environment
+//
+// The parent accepts one connection, checks and forgets the token, and
+// closes the socket; a replay finds nothing to talk to. After release the
+// parent keeps the connection open for the member's life: when it closes,
+// the parent is gone and the init ends the member (the container's
+// equivalent of a parent-death signal).
+
+// GateHello is the init's first message.
+type GateHello struct {
+	Token string `json:"token"`
+}
+
+// GateStat is the parent's first answer: the paths whose identity it wants.
+// Refused is set (and Stat empty) when the parent will not release.
+type GateStat struct {
+	Stat    []string `json:"stat,omitempty"`
+	Refused string   `json:"refused,omitempty"`
+}
+
+// Ident is the identity of one path as seen inside the sandbox. Err is set
+// when it could not be opened without following symlinks.
+type Ident struct {
+	Path string `json:"path"`
+	Dev  uint64 `json:"dev"`
+	Ino  uint64 `json:"ino"`
+	Err  string `json:"err,omitempty"`
+}
+
+// SelfStatus is what the init holds, read from /proc/self/status and
+// getgroups just before it asks for release; the member inherits it.
+type SelfStatus struct {
+	UID        string            `json:"uid"`
+	GID        string            `json:"gid"`
+	Groups     []int             `json:"groups"`
+	Caps       map[string]string `json:"caps"`
+	NoNewPrivs bool              `json:"no_new_privs"`
+	Seccomp    string            `json:"seccomp"`
+	AppArmor   string            `json:"apparmor,omitempty"`
+}
+
+// GateIdents is the init's second message.
+type GateIdents struct {
+	Idents []Ident    `json:"idents"`
+	Self   SelfStatus `json:"self"`
+}
+
+// GateRelease is the parent's last answer.
+type GateRelease struct {
+	Release bool     `json:"release"`
+	Env     []string `json:"env,omitempty"`
+	Refused string   `json:"refused,omitempty"`
+}
+
+// ErrNotReleased is returned when the parent refused to release the member.
+var ErrNotReleased = errors.New("the parent did not release this sandbox")
+
+// GateTimeout bounds the whole exchange on the init's side: the parent
+// checks the running container within it or the member never starts.
+const GateTimeout = 60 * time.Second
+
+// Released is a granted release: the member's environment, and a channel
+// closed when the parent's end of the gate connection goes away.
+type Released struct {
+	Env        []string
+	ParentGone <-chan struct{}
+}
+
+// AskGate connects to the gate at path, presents token, answers the
+// parent's identity request with stat and waits for release. Any refusal
+// or failure is an error and the caller must not run the member.
+func AskGate(path, token string, stat func([]string) GateIdents) (*Released, error) {
+	c, err := net.DialTimeout("unix", path, 5*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("connect to the start gate %s: %w", path, err)
+	}
+	rel, err := askGate(c, token, stat)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		c.Read(make([]byte, 1)) // the parent sends nothing more: any return is its end
+		c.Close()
+	}()
+	return &Released{Env: rel.Env, ParentGone: gone}, nil
+}
+
+func askGate(c net.Conn, token string, stat func([]string) GateIdents) (*GateRelease, error) {
+	c.SetDeadline(time.Now().Add(GateTimeout))
+	r := bufio.NewReader(c)
+	var st GateStat
+	if err := gateRoundTrip(c, r, GateHello{Token: token}, &st); err != nil {
+		return nil, err
+	}
+	if st.Refused != "" {
+		return nil, fmt.Errorf("%w: %s", ErrNotReleased, st.Refused)
+	}
+	var rel GateRelease
+	if err := gateRoundTrip(c, r, stat(st.Stat), &rel); err != nil {
+		return nil, err
+	}
+	if !rel.Release {
+		return nil, fmt.Errorf("%w: %s", ErrNotReleased, rel.Refused)
+	}
+	c.SetDeadline(time.Time{})
+	return &rel, nil
+}
+
+// gateRoundTrip writes one message and reads the answer.
+func gateRoundTrip(c net.Conn, r *bufio.Reader, out, in any) error {
+	if err := WriteGateMsg(c, out); err != nil {
+		return fmt.Errorf("start gate: %w", err)
+	}
+	if err := ReadGateMsg(r, in); err != nil {
+		return fmt.Errorf("%w: start gate: %v", ErrNotReleased, err)
+	}
+	return nil
+}
+
+// MaxGateMsg bounds one gate message.
+const MaxGateMsg = 1 << 20
+
+// WriteGateMsg writes v as one JSON line.
+func WriteGateMsg(c net.Conn, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = c.Write(append(b, '\n'))
+	return err
+}
+
+// ReadGateMsg reads one JSON line of at most MaxGateMsg bytes into v.
+func ReadGateMsg(r *bufio.Reader, v any) error {
+	var line []byte
+	for {
+		part, more, err := r.ReadLine()
+		if err != nil {
+			return err
+		}
+		line = append(line, part...)
+		if len(line) > MaxGateMsg {
+			return errors.New("gate message too large")
+		}
+		if !more {
+			break
+		}
+	}
+	return json.Unmarshal(line, v)
+}

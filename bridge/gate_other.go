@@ -1,0 +1,15 @@
+//go:build !linux
+
+package bridge
+
+// StatPaths is Linux only: every path is reported as not opened.
+func StatPaths(paths []string) GateIdents {
+	out := GateIdents{}
+	for _, p := range paths {
+		out.Idents = append(out.Idents, Ident{Path: p, Err: "not supported on this system"})
+	}
+	return out
+}
+
+// ReadSelf is Linux only.
+func ReadSelf() SelfStatus { return SelfStatus{} }

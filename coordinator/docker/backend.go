@@ -1,0 +1,178 @@
+package docker
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/client"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// Backend is the docker backend behind coordinator.Backend. The zero value
+// is ready to use.
+type Backend struct {
+	// Exe is the static acbox binary bound into the container as its init;
+	// empty: this process's own executable.
+	Exe string
+	// RunDir is where the start gate's private directory is made; empty:
+	// os.TempDir(). The Docker daemon must see it at the same path.
+	RunDir string
+	// Hooks are test seams; all nil in production.
+	Hooks Hooks
+	// Warn receives non-fatal problems (an orphan that could not be
+	// removed); nil: standard error.
+	Warn func(string)
+}
+
+// Hooks let tests tamper with a launch at the points where an attacker
+// could, to show that the checks catch it.
+type Hooks struct {
+	// BeforeCreate may change the create request after it is built.
+	BeforeCreate func(*container.Config, *container.HostConfig)
+	// BeforeStart runs after the created container passed inspection.
+	BeforeStart func()
+}
+
+// Name implements coordinator.Backend.
+func (Backend) Name() string { return "docker" }
+
+// StartTimeout bounds the time from start to the init asking the gate.
+const StartTimeout = 30 * time.Second
+
+// Launch implements coordinator.Backend: it creates the hardened container,
+// checks it, starts it, verifies every mounted bind through the start
+// gate, releases the member, relays its streams and returns its exit. On
+// every path out the container is removed.
+func (b Backend) Launch(p *coordinator.Plan, lio coordinator.LaunchIO) (*coordinator.Outcome, error) {
+	begin := time.Now()
+	ctx := context.Background()
+	c, err := connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	if _, err := removeOrphans(ctx, c, self()); err != nil {
+		b.warn("acbox: " + err.Error())
+	}
+	l, err := b.prepare(ctx, c, p, lio)
+	if err != nil {
+		return nil, err
+	}
+	defer l.close()
+	l.begin = begin
+	return l.run(ctx)
+}
+
+// prepare checks the daemon and image, opens the gate and holds every bind
+// source open, in that order, before anything is created.
+func (b Backend) prepare(ctx context.Context, c *client.Client, p *coordinator.Plan, lio coordinator.LaunchIO) (*launch, error) {
+	if err := unsupported(p); err != nil {
+		return nil, err
+	}
+	if err := checkDaemon(ctx, c); err != nil {
+		return nil, err
+	}
+	image := p.Image
+	if image == "" {
+		image = DefaultImage
+	}
+	if err := checkImage(ctx, c, image); err != nil {
+		return nil, err
+	}
+	exe, err := b.exe(p)
+	if err != nil {
+		return nil, err
+	}
+	proxy, err := proxySocket(p, lio.ProxySocket)
+	if err != nil {
+		return nil, err
+	}
+	g, err := newGate(b.runDir())
+	if err != nil {
+		return nil, err
+	}
+	if lio.ID == "" {
+		lio.ID = newToken()[:12]
+	}
+	s := newSetup(p, lio.ID, image, exe, g.dir, proxy, g.token, self())
+	h, err := holdSources(s)
+	if err != nil {
+		g.close()
+		return nil, err
+	}
+	return &launch{b: b, c: c, s: s, gate: g, held: h, io: withStreams(lio)}, nil
+}
+
+// exe is the acbox binary to bind. It must not lie inside one of this
+// plan's write grants, where the member could replace the init of the
+// next container.
+func (b Backend) exe(p *coordinator.Plan) (string, error) {
+	exe := b.Exe
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return "", fmt.Errorf("%w: find the acbox binary: %v", coordinator.ErrCannotSandbox, err)
+		}
+	}
+	exe, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		return "", fmt.Errorf("%w: acbox binary: %v", coordinator.ErrCannotSandbox, err)
+	}
+	for _, w := range p.WriteGrants() {
+		if exe == w || strings.HasPrefix(exe, w+"/") {
+			return "", &coordinator.RefusedError{Subject: exe, Why: "the acbox binary lies inside the write grant " + w + ", where the member could replace it", Instead: "install acbox outside the grant"}
+		}
+	}
+	return exe, nil
+}
+
+func proxySocket(p *coordinator.Plan, sock string) (string, error) {
+	if p.Network.Mode == "host" {
+		return "", &coordinator.RefusedError{Subject: "--net host", Why: "the docker backend runs with network none only", Instead: "use --net proxy with --allow, or --backend native"}
+	}
+	if p.Network.Mode != "proxy" {
+		return "", nil
+	}
+	if sock == "" {
+		return "", fmt.Errorf("%w: proxy mode needs the egress proxy's socket", coordinator.ErrCannotSandbox)
+	}
+	real, err := filepath.EvalSymlinks(sock)
+	if err != nil {
+		return "", fmt.Errorf("%w: egress proxy socket: %v", coordinator.ErrCannotSandbox, err)
+	}
+	return real, nil
+}
+
+func (b Backend) runDir() string {
+	if b.RunDir != "" {
+		return b.RunDir
+	}
+	return os.TempDir()
+}
+
+func (b Backend) warn(msg string) {
+	if b.Warn != nil {
+		b.Warn(msg)
+		return
+	}
+	fmt.Fprintln(os.Stderr, msg)
+}
+
+func withStreams(io coordinator.LaunchIO) coordinator.LaunchIO {
+	if io.Stdin == nil {
+		io.Stdin = os.Stdin
+	}
+	if io.Stdout == nil {
+		io.Stdout = os.Stdout
+	}
+	if io.Stderr == nil {
+		io.Stderr = os.Stderr
+	}
+	return io
+}

@@ -1,0 +1,149 @@
+package docker
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/mount"
+	"github.com/docker/docker/api/types/network"
+	"github.com/docker/go-connections/nat"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+func testSetup() *setup {
+	p := &coordinator.Plan{
+		Backend: "docker", Command: []string{"sh"}, Cwd: "/srv/p", UID: 1000, GID: 1000, Home: "/home/u", Hostname: "acbox",
+		Grants: []coordinator.Grant{{Path: "/srv/p", Write: true}, {Path: "/srv/docs"}},
+		Mounts: []coordinator.Mount{{Source: "/opt/tool", Target: "/opt/tool", Readonly: true, Kind: "dir"}},
+		Tmpfs:  []coordinator.Tmpfs{{Target: "/tmp", Size: 512 << 20}, {Target: "/home/u", Size: 256 << 20}},
+		Env:    []string{"PATH=/bin", "HOME=/home/u"}, Network: coordinator.Network{Mode: "proxy", Allow: []string{}},
+		Limits: coordinator.Limits{Memory: 2 << 30, Pids: 1024},
+	}
+	return newSetup(p, "abc", "img:1", "/usr/bin/acbox", "/run/g", "/run/acbox/x/proxy.sock", "tok", owner{pid: 7, start: "99", pidns: "pid:[1]"})
+}
+
+// asCreated is what a faithful daemon reports for s's request.
+func asCreated(s *setup) container.InspectResponse {
+	cfg, hc := s.config()
+	in := container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{HostConfig: hc, State: &container.State{}}, Config: cfg,
+		NetworkSettings: &container.NetworkSettings{Networks: map[string]*network.EndpointSettings{"none": {}}}}
+	for _, m := range s.binds {
+		in.Mounts = append(in.Mounts, container.MountPoint{Type: mount.TypeBind, Source: m.Source, Destination: m.Target, RW: !m.ReadOnly})
+	}
+	return in
+}
+
+func TestFaithfulContainerPasses(t *testing.T) {
+	s := testSetup()
+	if p := s.problems(asCreated(s), true); len(p) > 0 {
+		t.Fatalf("problems with an unchanged container: %v", p)
+	}
+}
+
+// TestTamperedContainerRefused changes one thing at a time, the way a
+// daemon plugin, a wrapper or a bug could, and requires a named problem.
+func TestTamperedContainerRefused(t *testing.T) {
+	yes, no := true, false
+	cases := []struct {
+		name, want string
+		tamper     func(*container.InspectResponse)
+	}{
+		{"network host", "network mode", func(i *container.InspectResponse) { i.HostConfig.NetworkMode = "host" }},
+		{"published port", "ports are published", func(i *container.InspectResponse) { i.HostConfig.PublishAllPorts = true }},
+		{"exposed port", "ports are exposed", func(i *container.InspectResponse) { i.Config.ExposedPorts = nat.PortSet{"80/tcp": {}} }},
+		{"privileged", "privileged", func(i *container.InspectResponse) { i.HostConfig.Privileged = true }},
+		{"cap add", "capabilities", func(i *container.InspectResponse) { i.HostConfig.CapAdd = []string{"SYS_ADMIN"} }},
+		{"cap drop partial", "capabilities", func(i *container.InspectResponse) { i.HostConfig.CapDrop = []string{"NET_RAW"} }},
+		{"seccomp unconfined", "security options", func(i *container.InspectResponse) {
+			i.HostConfig.SecurityOpt = append(i.HostConfig.SecurityOpt, "seccomp=unconfined")
+		}},
+		{"no nnp", "security options", func(i *container.InspectResponse) { i.HostConfig.SecurityOpt = nil }},
+		{"rw root", "writable", func(i *container.InspectResponse) { i.HostConfig.ReadonlyRootfs = false }},
+		{"pid host", "pid namespace", func(i *container.InspectResponse) { i.HostConfig.PidMode = "host" }},
+		{"ipc host", "ipc namespace", func(i *container.InspectResponse) { i.HostConfig.IpcMode = "host" }},
+		{"uts host", "uts namespace", func(i *container.InspectResponse) { i.HostConfig.UTSMode = "host" }},
+		{"userns host", "user namespace", func(i *container.InspectResponse) { i.HostConfig.UsernsMode = "host" }},
+		{"cgroupns host", "cgroup namespace", func(i *container.InspectResponse) { i.HostConfig.CgroupnsMode = "host" }},
+		{"device", "devices", func(i *container.InspectResponse) {
+			i.HostConfig.Devices = []container.DeviceMapping{{PathOnHost: "/dev/sda"}}
+		}},
+		{"gpu", "devices", func(i *container.InspectResponse) {
+			i.HostConfig.DeviceRequests = []container.DeviceRequest{{Count: -1}}
+		}},
+		{"group", "groups", func(i *container.InspectResponse) { i.HostConfig.GroupAdd = []string{"docker"} }},
+		{"volumes-from", "volumes-from", func(i *container.InspectResponse) { i.HostConfig.VolumesFrom = []string{"other"} }},
+		{"image volume", "volumes are declared", func(i *container.InspectResponse) { i.Config.Volumes = map[string]struct{}{"/data": {}} }},
+		{"extra mount", "mounts", func(i *container.InspectResponse) {
+			i.Mounts = append(i.Mounts, container.MountPoint{Type: mount.TypeBind, Source: "/var/run/docker.sock", Destination: "/var/run/docker.sock", RW: true})
+		}},
+		{"ro grant made rw", "unexpected mount", func(i *container.InspectResponse) { i.Mounts[1].RW = true }},
+		{"mount source moved", "unexpected mount", func(i *container.InspectResponse) { i.Mounts[0].Source = "/etc" }},
+		{"volume type", "unexpected mount", func(i *container.InspectResponse) { i.Mounts[0].Type = mount.TypeVolume }},
+		{"request mount changed", "requested mounts", func(i *container.InspectResponse) { i.HostConfig.Mounts[0].ReadOnly = !i.HostConfig.Mounts[0].ReadOnly }},
+		{"tmpfs added", "tmpfs", func(i *container.InspectResponse) { i.HostConfig.Tmpfs = map[string]string{"/tmp": "", "/x": ""} }},
+		{"tmpfs options", "tmpfs", func(i *container.InspectResponse) { i.HostConfig.Tmpfs["/tmp"] = "rw,exec" }},
+		{"user root", "user", func(i *container.InspectResponse) { i.Config.User = "0:0" }},
+		{"memory", "memory limit", func(i *container.InspectResponse) { i.HostConfig.Memory = 0 }},
+		{"swap", "memory+swap", func(i *container.InspectResponse) { i.HostConfig.MemorySwap = -1 }},
+		{"pids", "pids limit", func(i *container.InspectResponse) { i.HostConfig.PidsLimit = nil }},
+		{"oom", "OOM", func(i *container.InspectResponse) { i.HostConfig.OomKillDisable = &yes }},
+		{"restart", "restart policy", func(i *container.InspectResponse) { i.HostConfig.RestartPolicy.Name = "always" }},
+		{"log driver", "log driver", func(i *container.InspectResponse) { i.HostConfig.LogConfig.Type = "json-file" }},
+		{"no init", "init", func(i *container.InspectResponse) { i.HostConfig.Init = &no }},
+		{"no autoremove", "auto-remove", func(i *container.InspectResponse) { i.HostConfig.AutoRemove = false }},
+		{"command", "entrypoint", func(i *container.InspectResponse) { i.Config.Cmd = []string{"sh"} }},
+		{"label", "label acbox.owner.pid", func(i *container.InspectResponse) { i.Config.Labels[LabelOwnerPid] = "1" }},
+		{"env", "environment", func(i *container.InspectResponse) { i.Config.Env = nil }},
+		{"bound port after start", "ports are bound", func(i *container.InspectResponse) {
+			i.NetworkSettings.Ports = nat.PortMap{"80/tcp": nil}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := testSetup()
+			in := asCreated(s)
+			c.tamper(&in)
+			p := strings.Join(s.problems(in, true), "; ")
+			if !strings.Contains(p, c.want) {
+				t.Errorf("problems %q; want one mentioning %q", p, c.want)
+			}
+		})
+	}
+}
+
+func TestConfigShape(t *testing.T) {
+	s := testSetup()
+	cfg, hc := s.config()
+	if cfg.User != "1000:1000" || hc.NetworkMode != "none" || !hc.ReadonlyRootfs || hc.MemorySwap != hc.Memory {
+		t.Fatalf("config: user %q network %q ro %v swap %d", cfg.User, hc.NetworkMode, hc.ReadonlyRootfs, hc.MemorySwap)
+	}
+	want := "rw,exec,nosuid,nodev,size=268435456,uid=1000,gid=1000,mode=700"
+	if hc.Tmpfs["/home/u"] != want || !strings.HasSuffix(hc.Tmpfs["/tmp"], "mode=1777") {
+		t.Errorf("tmpfs %v", hc.Tmpfs)
+	}
+	last := cfg.Cmd[len(cfg.Cmd)-2:]
+	if last[0] != "--" || last[1] != "sh" || !strings.Contains(strings.Join(cfg.Cmd, " "), "--proxy /.acbox/proxy/proxy.sock") {
+		t.Errorf("cmd %v", cfg.Cmd)
+	}
+}
+
+func TestUnsupportedPlansRefused(t *testing.T) {
+	for _, extra := range []string{`{"view":"host"}`, `{"delegate":true}`, `{"masks":[{"path":"/srv/p/.ssh"}]}`} {
+		var x planExtras
+		json.Unmarshal([]byte(extra), &x)
+		if err := x.check(testSetup().plan); err == nil {
+			t.Errorf("%s: not refused", extra)
+		}
+	}
+	var ok planExtras
+	json.Unmarshal([]byte(`{"view":"grants","masks":[{"path":"/home/u/.ssh"}]}`), &ok)
+	if err := ok.check(testSetup().plan); err != nil {
+		t.Errorf("grants view, mask outside every grant: %v", err)
+	}
+	if err := unsupported(testSetup().plan); err != nil {
+		t.Errorf("plain plan refused: %v", err)
+	}
+}

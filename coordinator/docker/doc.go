@@ -1,0 +1,82 @@
+// Package docker is acbox's docker backend: it runs a resolved
+// [coordinator.Plan] in a hardened container through the Docker Engine API
+// (the official Go client), as a peer of the native backend (package
+// nsjail) behind [coordinator.Backend]. Grant rules and refused paths are
+// the native ones: the plan arrives already resolved.
+//
+//	out, err := docker.Backend{}.Launch(plan, coordinator.LaunchIO{ID: id, ProxySocket: sock})
+//
+// # The daemon
+//
+// The client reads DOCKER_HOST (default unix:///var/run/docker.sock) and
+// negotiates the API version (1.41, Docker 20.10, and later). Only a local
+// Unix socket is accepted, because bind sources are this host's paths; and
+// rootless or userns-remapped daemons are refused, because they would not
+// run the container as the caller's own uid. Access to the daemon's socket
+// is root-equivalent: whoever can use it can start a privileged container.
+// [Probe] (acbox status) says whether the backend can run and, if not, the
+// next step.
+//
+// # The container
+//
+// Created, never started, until it passed inspection: the caller's uid:gid;
+// every capability dropped; no-new-privileges; read-only root; network
+// none (lo only); no published or exposed ports; no restart policy; log
+// driver none; docker's init as pid 1; private pid, ipc, uts and cgroup
+// namespaces; tmpfs /tmp (mode 1777), the home and any extra tmpfs (0700),
+// all owned by the user; memory with no swap and pids limits; healthcheck
+// off; the grants and runtime mounts bound at their paths, read-only where
+// the plan says, non-recursively; labels [LabelID], [LabelOwnerPid],
+// [LabelOwnerStart], [LabelOwnerPidNS] and [LabelUID]. Images that declare
+// volumes or ports are refused. Inspection compares the daemon's view with
+// the request and refuses any difference: network, ports, privileged,
+// capabilities, security options, namespace modes, devices, device
+// requests, groups, volumes-from, image volumes, mounts (type, source,
+// target, mode), the tmpfs set, user, limits, restart policy, log driver,
+// command, working directory and labels. Network and ports are checked
+// again after start.
+//
+// # The start gate
+//
+// The container's process is acbox itself, bound read-only at [InitPath],
+// running the hidden command container-init. In proxy mode it relays
+// 127.0.0.1:3128 to the egress proxy's socket, bound read-only from its
+// private directory. It then connects once to the gate, a Unix socket in a
+// private directory (0700) bound read-only, and presents the random token
+// from its command line. The parent accepts one connection only, closes the
+// listener, checks and forgets the token, asks for the dev/ino of every
+// bind target (opened O_PATH|O_NOFOLLOW inside), compares each with the
+// source it has held open since before create, and, where it may, with
+// /proc/<pid>/root/<target> from the host (root and docker-group users of
+// the container's uid may). It also checks the init's ids, groups,
+// capabilities and no_new_privs. Only then does it send the member's
+// environment, and only then does the init start the member. Any
+// difference removes the container; a replayed token finds no socket.
+//
+// # Lifetime
+//
+// The container is created with AutoRemove and is removed explicitly on
+// every way out of Launch. If acbox itself is killed (SIGKILL), the next
+// docker launch, or acbox gc, calls [RemoveOrphans], which removes every
+// container whose owner pid is gone or was reused (start time differs).
+//
+// # Limits
+//
+//   - No Landlock: the report says "landlock: not available in the docker
+//     backend; the container's read-only root and binds are the file
+//     boundary" (requested false, so not a shortfall).
+//   - Seccomp and AppArmor are docker's defaults, as the runtime provides
+//     them; the report records the init's Seccomp mode and LSM label.
+//   - Binds are non-recursive: a mount beneath a grant is not visible
+//     (API 1.41 cannot make a recursive bind read-only throughout).
+//   - --net host is refused; network none is the only mode besides proxy.
+//   - The acbox binary bound into the container is trusted; it is refused
+//     when it lies inside one of the plan's write grants.
+//   - The member's exit status is passed as docker reports it (128+N for a
+//     signal); Outcome.Signal stays 0.
+//
+// # Platform notes
+//
+// Linux only, with a rootful Docker Engine on this host. The acbox binary
+// must be static (make build), since the image may hold nothing else.
+package docker

@@ -1,0 +1,116 @@
+package docker
+
+import (
+	"bufio"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/acbox/acbox/bridge"
+	"github.com/acbox/acbox/coordinator"
+)
+
+// gate is the parent's side of the start gate: a Unix socket in a private
+// directory (0700, socket 0600) bound read-only into the container. It
+// serves exactly one connection; the listener and socket are gone before
+// that connection is answered, and the token is forgotten on first use.
+type gate struct {
+	dir   string
+	ln    *net.UnixListener
+	token string
+}
+
+// newGate creates the gate under base (a fresh directory of its own).
+func newGate(base string) (*gate, error) {
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+	}
+	dir, err := os.MkdirTemp(base, "acbox-gate-")
+	if err != nil {
+		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+	}
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, filepath.Base(gateSocket))
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err == nil {
+		err = os.Chmod(path, 0o600)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+	}
+	return &gate{dir: dir, ln: ln, token: newToken()}, nil
+}
+
+func newToken() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (g *gate) close() {
+	g.ln.Close()
+	os.RemoveAll(g.dir)
+}
+
+// accept waits for the init's one connection until deadline, then closes
+// the listener so no second connection can be made.
+func (g *gate) accept(deadline time.Time) (net.Conn, error) {
+	g.ln.SetDeadline(deadline)
+	c, err := g.ln.Accept()
+	g.ln.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%w: the container's init did not reach the start gate: %v", coordinator.ErrCannotSandbox, err)
+	}
+	c.SetDeadline(deadline)
+	return c, nil
+}
+
+// session is one gate exchange after accept.
+type session struct {
+	c net.Conn
+	r *bufio.Reader
+}
+
+// hello reads the token and checks it against the gate's, which is then
+// forgotten: a second presentation of the same token can never match.
+func (g *gate) hello(c net.Conn) (*session, error) {
+	s := &session{c: c, r: bufio.NewReader(c)}
+	var h bridge.GateHello
+	if err := bridge.ReadGateMsg(s.r, &h); err != nil {
+		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+	}
+	want := g.token
+	g.token = ""
+	if want == "" || subtle.ConstantTimeCompare([]byte(h.Token), []byte(want)) != 1 {
+		s.refuse("wrong token")
+		return nil, errors.New("start gate: wrong token; the gate was asked by something other than this sandbox's init")
+	}
+	return s, nil
+}
+
+// stat asks the init for the identity of each path.
+func (s *session) stat(paths []string) (bridge.GateIdents, error) {
+	var out bridge.GateIdents
+	if err := bridge.WriteGateMsg(s.c, bridge.GateStat{Stat: paths}); err != nil {
+		return out, err
+	}
+	err := bridge.ReadGateMsg(s.r, &out)
+	return out, err
+}
+
+func (s *session) release(env []string) error {
+	return bridge.WriteGateMsg(s.c, bridge.GateRelease{Release: true, Env: env})
+}
+
+func (s *session) refuse(why string) {
+	bridge.WriteGateMsg(s.c, bridge.GateRelease{Refused: why})
+}

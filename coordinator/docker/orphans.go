@@ -1,0 +1,104 @@
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/client"
+)
+
+// owner identifies the acbox process that owns a container: its pid, the
+// pid's start time (field 22 of /proc/<pid>/stat, so a reused pid is not
+// mistaken for the owner) and its pid namespace (pids from another
+// namespace say nothing about this one's /proc).
+type owner struct {
+	pid   int
+	start string
+	pidns string
+}
+
+func self() owner {
+	o := owner{pid: os.Getpid()}
+	o.start, _ = procStart(o.pid)
+	o.pidns, _ = os.Readlink("/proc/self/ns/pid")
+	return o
+}
+
+// procStart returns the start time of pid in clock ticks since boot.
+func procStart(pid int) (string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", err
+	}
+	// The command name (field 2) may hold spaces and parentheses; the
+	// fields after the last ')' are fixed. Start time is field 22.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	f := strings.Fields(s[i+1:])
+	if i < 0 || len(f) < 20 {
+		return "", fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+	}
+	return f[19], nil
+}
+
+// alive reports whether the owner recorded in labels is still running.
+// Containers whose owner lives in another pid namespace count as alive:
+// this process cannot tell.
+func alive(labels map[string]string, me owner) bool {
+	if labels[LabelOwnerPidNS] != me.pidns {
+		return true
+	}
+	pid, err := strconv.Atoi(labels[LabelOwnerPid])
+	if err != nil || pid <= 0 {
+		return false
+	}
+	start, err := procStart(pid)
+	return err == nil && start == labels[LabelOwnerStart]
+}
+
+// RemoveOrphans removes every acbox container whose owner is dead: its
+// owner pid is gone, or now belongs to a process that started at another
+// time. It is called at the start of each docker launch and by `acbox gc`.
+// It returns the names it removed; the error joins every failure.
+func RemoveOrphans(ctx context.Context) ([]string, error) {
+	c, err := connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return removeOrphans(ctx, c, self())
+}
+
+func removeOrphans(ctx context.Context, c *client.Client, me owner) ([]string, error) {
+	list, err := c.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", LabelOwnerPid))})
+	if err != nil {
+		return nil, fmt.Errorf("list acbox containers: %w", err)
+	}
+	var removed []string
+	var errs []error
+	for _, ct := range list {
+		if alive(ct.Labels, me) {
+			continue
+		}
+		err := c.ContainerRemove(ctx, ct.ID, container.RemoveOptions{Force: true})
+		if err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, fmt.Errorf("remove orphaned container %s: %w", ct.ID[:12], err))
+			continue
+		}
+		removed = append(removed, strings.TrimPrefix(firstName(ct.Names), "/"))
+	}
+	return removed, errors.Join(errs...)
+}
+
+func firstName(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}

@@ -1,0 +1,134 @@
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/acbox/acbox/bridge"
+	"github.com/acbox/acbox/coordinator"
+)
+
+// release runs the start gate: it takes the init's token, checks the
+// running container again (network, ports), compares the identity of
+// every mounted bind with the source held open since before create, checks
+// what the init holds (ids, groups, capabilities, no_new_privs), and only
+// then lets the member run. Any failure refuses the gate; the container is
+// then removed by close.
+func (l *launch) release(ctx context.Context) (*coordinator.Report, error) {
+	conn, err := l.accept()
+	if err != nil {
+		return nil, err
+	}
+	// Kept open for the member's life: its closing tells the init that the
+	// parent is gone (see bridge.AskGate). close() closes it.
+	l.conn = conn
+	sess, err := l.gate.hello(conn)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
+	}
+	rep, err := l.verify(ctx, sess)
+	if err != nil {
+		sess.refuse(err.Error())
+		return nil, err
+	}
+	if err := sess.release(l.s.env()); err != nil {
+		return nil, fmt.Errorf("%w: release the member: %v", coordinator.ErrCannotSandbox, err)
+	}
+	return rep, nil
+}
+
+func (l *launch) verify(ctx context.Context, sess *session) (*coordinator.Report, error) {
+	in, err := l.inspect(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	l.pid = in.State.Pid
+	got, err := sess.stat(l.s.bindTargets())
+	if err != nil {
+		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+	}
+	host, err := l.checkIdents(in.State.Pid, got.Idents)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.checkSelf(got.Self); err != nil {
+		return nil, err
+	}
+	return l.report(in, got, host), nil
+}
+
+// checkIdents compares each bind target's identity, as the init sees it
+// and, where this process may look, as /proc/<pid>/root shows it from the
+// host, with what the parent holds. It returns whether the host-side check
+// ran; the in-container one always does.
+func (l *launch) checkIdents(pid int, got []bridge.Ident) (bool, error) {
+	seen := map[string]bridge.Ident{}
+	for _, id := range got {
+		seen[id.Path] = id
+	}
+	hostSide := true
+	for target, want := range l.held.idents {
+		in, ok := seen[target]
+		if !ok || in.Err != "" || in.Dev != want.Dev || in.Ino != want.Ino {
+			return false, swapped(target, want.Source, in.Err)
+		}
+		h, err := hostIdent(pid, target)
+		if errors.Is(err, os.ErrPermission) {
+			hostSide = false
+			continue
+		}
+		if err != nil || h.Dev != want.Dev || h.Ino != want.Ino {
+			return false, swapped(target, want.Source, "seen from the host")
+		}
+	}
+	return hostSide, nil
+}
+
+func swapped(target, source, detail string) error {
+	why := "is not the one that was checked and held open (swapped for a symlink or replaced between the checks and start)"
+	if detail != "" {
+		why += ": " + detail
+	}
+	return fmt.Errorf("%w: %s mounted at %s %s; the container was removed", coordinator.ErrCannotSandbox, source, target, why)
+}
+
+// checkSelf requires that the init, and so the member, runs as the plan's
+// user with no supplementary groups beyond its own, no capabilities and
+// no_new_privs set.
+func (l *launch) checkSelf(s bridge.SelfStatus) error {
+	var p []string
+	uid, gid := strconv.Itoa(l.s.plan.UID), strconv.Itoa(l.s.plan.GID)
+	if f := strings.Fields(s.UID); len(f) != 4 || slices.ContainsFunc(f, func(v string) bool { return v != uid }) {
+		p = append(p, "uids are "+s.UID)
+	}
+	if f := strings.Fields(s.GID); len(f) != 4 || slices.ContainsFunc(f, func(v string) bool { return v != gid }) {
+		p = append(p, "gids are "+s.GID)
+	}
+	if slices.ContainsFunc(s.Groups, func(g int) bool { return g != l.s.plan.GID }) {
+		p = append(p, fmt.Sprintf("supplementary groups %v", s.Groups))
+	}
+	if !noCaps(s.Caps) {
+		p = append(p, fmt.Sprintf("capabilities %v", s.Caps))
+	}
+	if !s.NoNewPrivs {
+		p = append(p, "no_new_privs is not set")
+	}
+	if len(p) > 0 {
+		return fmt.Errorf("%w: inside container %s: %s", coordinator.ErrCannotSandbox, l.s.name(), strings.Join(p, "; "))
+	}
+	return nil
+}
+
+func noCaps(caps map[string]string) bool {
+	for _, k := range []string{"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"} {
+		if caps[k] != "0000000000000000" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,103 @@
+package docker
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/docker/docker/api/types/container"
+
+	"github.com/acbox/acbox/bridge"
+	"github.com/acbox/acbox/coordinator"
+)
+
+// landlockWhy is the report's word on Landlock for this backend.
+const landlockWhy = "landlock: not available in the docker backend; the container's read-only root and binds are the file boundary"
+
+// report states what this container enforces, from the daemon's view of
+// it (checked equal to the plan) and the init's own view of itself. The
+// init is acbox's binary and runs before any member code, so its view is
+// the member's starting point.
+func (l *launch) report(in container.InspectResponse, got bridge.GateIdents, hostSide bool) *coordinator.Report {
+	self := got.Self
+	r := &coordinator.Report{
+		ID: l.s.id, Backend: "docker", Caps: self.Caps, NoNewPrivs: self.NoNewPrivs,
+		Namespaces: namespaces(in.State.Pid), Mounts: l.mountRecords(got.Idents),
+		Limits: map[string]string{
+			"memory": strconv.FormatInt(l.s.plan.Limits.Memory, 10) + " (cgroup, no swap)",
+			"pids":   strconv.Itoa(l.s.plan.Limits.Pids) + " (cgroup)",
+		},
+		PhasesMS: map[string]float64{"start_to_release": msSince(l.begin)},
+	}
+	verified := "in-container fstat via the start gate"
+	if hostSide {
+		verified += " and /proc/<pid>/root from the host"
+	}
+	r.Controls = []coordinator.Control{
+		{Name: "user", Requested: true, Enforced: true, Why: "uid:gid " + self.UID + " / " + self.GID},
+		{Name: "capabilities", Requested: true, Enforced: noCaps(self.Caps)},
+		{Name: "no_new_privs", Requested: true, Enforced: self.NoNewPrivs},
+		{Name: "network", Requested: true, Enforced: in.HostConfig.NetworkMode == "none", Why: "network none: only lo; egress through the proxy bridge on " + coordinator.ProxyAddr},
+		{Name: "read_only_root", Requested: true, Enforced: in.HostConfig.ReadonlyRootfs},
+		{Name: "mounts", Requested: true, Enforced: true, Why: "every bind's dev/ino checked after start (" + verified + ")"},
+		{Name: "pid_namespace", Requested: true, Enforced: in.HostConfig.PidMode == "", Why: "docker's init as pid 1"},
+		{Name: "limits", Requested: true, Enforced: true, Why: "memory and pids by the container's cgroup"},
+		{Name: "seccomp", Requested: true, Enforced: self.Seccomp == "2", Why: "docker's default seccomp profile (Seccomp: " + self.Seccomp + ")"},
+		{Name: "apparmor", Requested: false, Enforced: self.AppArmor != "" && self.AppArmor != "unconfined", Why: "as the container runtime provides it: " + orNone(self.AppArmor)},
+		{Name: "landlock", Requested: false, Enforced: false, Why: landlockWhy},
+	}
+	return r
+}
+
+// mountRecords lists every bind with the identity the init saw (equal to
+// the held source's, or the launch was refused), and every tmpfs.
+func (l *launch) mountRecords(idents []bridge.Ident) []coordinator.MountRecord {
+	byPath := map[string]bridge.Ident{}
+	for _, id := range idents {
+		byPath[id.Path] = id
+	}
+	kinds := map[string]string{}
+	for _, g := range l.s.plan.Grants {
+		kinds[g.Path] = "grant"
+	}
+	var out []coordinator.MountRecord
+	for _, m := range l.s.binds {
+		kind := kinds[m.Target]
+		if kind == "" {
+			kind = "mount"
+		}
+		flags := "rw,nonrecursive"
+		if m.ReadOnly {
+			flags = "ro,nonrecursive"
+		}
+		id := byPath[m.Target]
+		out = append(out, coordinator.MountRecord{Target: m.Target, Kind: kind, Source: m.Source, Dev: id.Dev, Ino: id.Ino, Flags: flags})
+	}
+	for _, t := range l.s.plan.Tmpfs {
+		out = append(out, coordinator.MountRecord{Target: t.Target, Kind: "tmpfs", Flags: l.s.tmpfs[t.Target]})
+	}
+	return out
+}
+
+// namespaces reads the container's namespace inodes from the host side;
+// empty where this process may not look.
+func namespaces(pid int) map[string]uint64 {
+	out := map[string]uint64{}
+	for _, ns := range []string{"mnt", "pid", "net", "ipc", "uts", "cgroup", "user"} {
+		fi, err := os.Stat(fmt.Sprintf("/proc/%d/ns/%s", pid, ns))
+		if err != nil {
+			continue
+		}
+		if st, ok := statIno(fi); ok {
+			out[ns] = st
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,186 @@
+package docker
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/mount"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// Fixed paths inside every container.
+const (
+	// InitPath is where the acbox binary is bound read-only; it runs the
+	// hidden command container-init as the container's process (under
+	// docker's init, pid 1).
+	InitPath   = "/.acbox/acbox"
+	gateTarget = "/.acbox/gate"
+	gateSocket = gateTarget + "/gate.sock"
+	proxyDir   = "/.acbox/proxy"
+	// InitCommand is the hidden acbox command that runs inside.
+	InitCommand = "container-init"
+)
+
+// Label keys that tie a container to its owner.
+const (
+	LabelID         = "acbox.id"
+	LabelOwnerPid   = "acbox.owner.pid"
+	LabelOwnerStart = "acbox.owner.start"
+	LabelOwnerPidNS = "acbox.owner.pidns"
+	LabelUID        = "acbox.uid"
+	labelUser       = "acbox.label."
+)
+
+// setup is everything the container configuration is built from: the plan
+// and what the parent prepared for it. Built once; the create request and
+// the inspect check both read it.
+type setup struct {
+	plan   *coordinator.Plan
+	id     string
+	image  string
+	exe    string // host path of the static acbox binary
+	gate   string // host directory holding the gate socket
+	proxy  string // host path of the egress proxy socket ("" without proxy)
+	token  string
+	owner  owner
+	binds  []mount.Mount
+	tmpfs  map[string]string
+	labels map[string]string
+}
+
+func newSetup(p *coordinator.Plan, id, image, exe, gate, proxy, token string, o owner) *setup {
+	s := &setup{plan: p, id: id, image: image, exe: exe, gate: gate, proxy: proxy, token: token, owner: o}
+	s.binds = s.mounts()
+	s.tmpfs = s.tmpfsOptions()
+	s.labels = s.labelSet()
+	return s
+}
+
+// name is the container's name.
+func (s *setup) name() string { return "acbox-" + s.id }
+
+// mounts lists every bind: grants and runtime mounts at their targets, then
+// acbox's own. Binds are non-recursive: with API 1.41 a read-only
+// recursive bind leaves submounts writable, and a submount is not what was
+// granted anyway.
+func (s *setup) mounts() []mount.Mount {
+	var out []mount.Mount
+	add := func(src, dst string, ro bool) {
+		out = append(out, mount.Mount{Type: mount.TypeBind, Source: src, Target: dst, ReadOnly: ro,
+			BindOptions: &mount.BindOptions{Propagation: mount.PropagationRPrivate, NonRecursive: true}})
+	}
+	for _, g := range s.plan.Grants {
+		add(g.Path, g.Path, !g.Write)
+	}
+	for _, m := range s.plan.Mounts {
+		add(m.Source, m.Target, m.Readonly)
+	}
+	add(s.exe, InitPath, true)
+	// Read-only binds: connecting to a Unix socket needs no write access
+	// to the file system, and the member cannot unlink or replace them.
+	add(s.gate, gateTarget, true)
+	if s.proxy != "" {
+		add(filepath.Dir(s.proxy), proxyDir, true)
+	}
+	return out
+}
+
+func (s *setup) proxyTarget() string {
+	if s.proxy == "" {
+		return ""
+	}
+	return proxyDir + "/" + filepath.Base(s.proxy)
+}
+
+// tmpfsOptions: /tmp sticky and world-writable like a real /tmp, every
+// other tmpfs private to the user; all owned by the user.
+func (s *setup) tmpfsOptions() map[string]string {
+	out := map[string]string{}
+	for _, t := range s.plan.Tmpfs {
+		mode := "700"
+		if t.Target == "/tmp" {
+			mode = "1777"
+		}
+		out[t.Target] = fmt.Sprintf("rw,exec,nosuid,nodev,size=%d,uid=%d,gid=%d,mode=%s", t.Size, s.plan.UID, s.plan.GID, mode)
+	}
+	return out
+}
+
+func (s *setup) labelSet() map[string]string {
+	out := map[string]string{
+		LabelID: s.id, LabelUID: strconv.Itoa(s.plan.UID),
+		LabelOwnerPid: strconv.Itoa(s.owner.pid), LabelOwnerStart: s.owner.start, LabelOwnerPidNS: s.owner.pidns,
+	}
+	for k, v := range s.plan.Labels {
+		out[labelUser+k] = v
+	}
+	return out
+}
+
+// cmd is the container's command: the init, its gate and proxy, then the
+// member's command, which it runs only after release.
+func (s *setup) cmd() []string {
+	c := []string{InitCommand, "--gate", gateSocket, "--token", s.token}
+	if s.proxy != "" {
+		c = append(c, "--proxy", s.proxyTarget())
+	}
+	return append(append(c, "--"), s.plan.Command...)
+}
+
+// env is the member's environment: the plan's, and ACBOX_ACCESS.
+func (s *setup) env() []string {
+	return append(append([]string{}, s.plan.Env...), "ACBOX_ACCESS="+s.plan.Access(true))
+}
+
+// config returns the create request. Every map and slice is a copy, so
+// that nothing done to the request can change what it is checked against.
+func (s *setup) config() (*container.Config, *container.HostConfig) {
+	p := s.plan
+	cfg := &container.Config{
+		Hostname: p.Hostname, User: fmt.Sprintf("%d:%d", p.UID, p.GID), Env: s.env(),
+		Entrypoint: []string{InitPath}, Cmd: s.cmd(), WorkingDir: p.Cwd, Image: s.image,
+		Tty: p.TTY, OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
+		Labels:      maps.Clone(s.labels),
+		Healthcheck: &container.HealthConfig{Test: []string{"NONE"}},
+	}
+	pids := int64(p.Limits.Pids)
+	yes := true
+	hc := &container.HostConfig{
+		NetworkMode: "none", RestartPolicy: container.RestartPolicy{Name: container.RestartPolicyDisabled},
+		AutoRemove: true, LogConfig: container.LogConfig{Type: "none"},
+		CapDrop: []string{"ALL"}, SecurityOpt: []string{"no-new-privileges"}, ReadonlyRootfs: true,
+		IpcMode: "private", CgroupnsMode: container.CgroupnsModePrivate, Init: &yes,
+		Mounts: cloneMounts(s.binds), Tmpfs: maps.Clone(s.tmpfs),
+		Resources: container.Resources{Memory: p.Limits.Memory, MemorySwap: p.Limits.Memory, PidsLimit: &pids},
+	}
+	return cfg, hc
+}
+
+// bindTargets lists the targets whose identity the gate checks, with the
+// host path the parent holds for each (grants and runtime mounts only;
+// acbox's own binds are checked by the same code, see checkIdents).
+func (s *setup) bindTargets() []string {
+	out := make([]string, 0, len(s.binds))
+	for _, m := range s.binds {
+		out = append(out, m.Target)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func cloneMounts(ms []mount.Mount) []mount.Mount {
+	out := make([]mount.Mount, len(ms))
+	for i, m := range ms {
+		out[i] = m
+		if m.BindOptions != nil {
+			b := *m.BindOptions
+			out[i].BindOptions = &b
+		}
+	}
+	return out
+}

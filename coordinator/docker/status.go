@@ -1,0 +1,95 @@
+package docker
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/docker/docker/client"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// DefaultImage is used when the plan names no image: busybox alone,
+// built locally from Debian's static busybox (see BuildCommand).
+const DefaultImage = "acbox-busybox:1"
+
+// BuildCommand returns the shell command that builds image when it is
+// DefaultImage, and a pull hint otherwise.
+func BuildCommand(image string) string {
+	if image != DefaultImage {
+		return "docker pull " + image + " (or docker build -t " + image + " DIR)"
+	}
+	return `d=$(mktemp -d) && cp /bin/busybox "$d"/ && ` +
+		`printf 'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox","--install","-s","/bin"]\n' > "$d"/Dockerfile && ` +
+		`docker build -t ` + DefaultImage + ` "$d" && rm -r "$d"` +
+		` (needs /bin/busybox from Debian's busybox-static: apt-get install busybox-static)`
+}
+
+// Status says whether the docker backend can run here. Its fields and tags
+// match `acbox status --json`.
+type Status struct {
+	Backend   string `json:"backend"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// Probe checks the daemon (reachable, permitted, rootful without userns
+// remapping) and image (DefaultImage when empty): present, and declaring
+// no volumes and no ports.
+func Probe(ctx context.Context, image string) Status {
+	st := Status{Backend: "docker"}
+	if err := probe(ctx, image); err != nil {
+		st.Reason = err.Error()
+		return st
+	}
+	st.Available = true
+	return st
+}
+
+func probe(ctx context.Context, image string) error {
+	c, err := connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := checkDaemon(ctx, c); err != nil {
+		return err
+	}
+	return checkImage(ctx, c, image)
+}
+
+// checkImage refuses a missing image, and images that declare volumes
+// (docker would add an anonymous volume the plan does not have) or ports.
+func checkImage(ctx context.Context, c *client.Client, image string) error {
+	if image == "" {
+		image = DefaultImage
+	}
+	img, err := c.ImageInspect(ctx, image)
+	if client.IsErrNotFound(err) {
+		return fmt.Errorf("%w: image %s is missing; build it with: %s", coordinator.ErrCannotSandbox, image, BuildCommand(image))
+	}
+	if err != nil {
+		return fmt.Errorf("%w: inspect image %s: %v", coordinator.ErrCannotSandbox, image, err)
+	}
+	if img.Config == nil {
+		return nil
+	}
+	if v := keys(img.Config.Volumes); len(v) > 0 {
+		return &coordinator.RefusedError{Subject: image, Why: "the image declares volumes (" + strings.Join(v, ", ") + ")", Instead: "rebuild it without VOLUME"}
+	}
+	if len(img.Config.ExposedPorts) > 0 {
+		return &coordinator.RefusedError{Subject: image, Why: "the image exposes ports", Instead: "rebuild it without EXPOSE"}
+	}
+	return nil
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,125 @@
+package docker
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/pkg/stdcopy"
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// forwarded are the signals passed on to the container (to docker's init,
+// which passes them to acbox's init, which passes them to the member).
+var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2}
+
+// streams is the attached container's standard streams.
+type streams struct {
+	conn    types.HijackedResponse
+	out     chan struct{} // closed when the output is drained
+	restore func()
+}
+
+// attach connects the streams before start, so no early output is lost;
+// the caller's stdin is copied only after release.
+func (l *launch) attach(ctx context.Context) (*streams, error) {
+	r, err := l.c.ContainerAttach(ctx, l.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		return nil, fmt.Errorf("%w: attach to container %s: %v", coordinator.ErrCannotSandbox, l.s.name(), err)
+	}
+	st := &streams{conn: r, out: make(chan struct{}), restore: func() {}}
+	go func() {
+		defer close(st.out)
+		if l.s.plan.TTY {
+			io.Copy(l.io.Stdout, r.Reader)
+		} else {
+			stdcopy.StdCopy(l.io.Stdout, l.io.Stderr, r.Reader)
+		}
+	}()
+	return st, nil
+}
+
+// supervise runs after release: it relays stdin (and the terminal), passes
+// signals on and returns the member's exit once the container is gone.
+func (l *launch) supervise(ctx context.Context, st *streams, rep *coordinator.Report) (*coordinator.Outcome, error) {
+	defer st.conn.Close()
+	if l.io.OnReady != nil {
+		l.io.OnReady(coordinator.Started{ID: l.s.id, Pid: l.pid, Report: rep})
+	}
+	if l.s.plan.TTY {
+		st.restore = l.terminal(ctx)
+	}
+	defer st.restore()
+	go func() {
+		io.Copy(st.conn.Conn, l.io.Stdin)
+		st.conn.CloseWrite()
+	}()
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
+	defer signal.Stop(sigs)
+	for {
+		select {
+		case sig := <-sigs:
+			l.c.ContainerKill(ctx, l.id, unixName(sig))
+		case r := <-l.exit:
+			l.drain(st)
+			if r.err != nil && r.code < 0 {
+				return nil, fmt.Errorf("%w: waiting for container %s: %v", coordinator.ErrCannotSandbox, l.s.name(), r.err)
+			}
+			l.id = "" // removed by the daemon (AutoRemove)
+			return &coordinator.Outcome{Code: r.code, Report: rep, Duration: time.Since(l.begin)}, nil
+		}
+	}
+}
+
+// drain waits a little for output still in flight after the exit.
+func (l *launch) drain(st *streams) {
+	select {
+	case <-st.out:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// terminal puts the caller's terminal in raw mode and keeps the
+// container's terminal size equal to it; the returned func restores it.
+func (l *launch) terminal(ctx context.Context) func() {
+	fd := int(l.io.Stdin.Fd())
+	if !term.IsTerminal(fd) {
+		return func() {}
+	}
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return func() {}
+	}
+	winch := make(chan os.Signal, 4)
+	signal.Notify(winch, unix.SIGWINCH)
+	resize := func() {
+		if w, h, err := term.GetSize(fd); err == nil {
+			l.c.ContainerResize(ctx, l.id, container.ResizeOptions{Width: uint(w), Height: uint(h)})
+		}
+	}
+	resize()
+	go func() {
+		for range winch {
+			resize()
+		}
+	}()
+	return func() {
+		signal.Stop(winch)
+		close(winch)
+		term.Restore(fd, old)
+	}
+}
+
+func unixName(sig os.Signal) string {
+	return strings.TrimPrefix(unix.SignalName(sig.(unix.Signal)), "SIG")
+}

@@ -1,0 +1,66 @@
+//go:build integration
+
+package docker_test
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/docker/docker/api/types/container"
+
+	"github.com/acbox/acbox/coordinator/docker"
+)
+
+// TestOrphanRemoved makes two containers the way a killed acbox would
+// leave them (running, no init watching a gate): one whose owner pid does
+// not exist, one owned by this live process. RemoveOrphans must remove the
+// first only.
+func TestOrphanRemoved(t *testing.T) {
+	e := setup(t)
+	pidns, _ := os.Readlink("/proc/self/ns/pid")
+	dead := e.leftover(t, "acbox-test-orphan", map[string]string{
+		docker.LabelOwnerPid: "999999999", docker.LabelOwnerStart: "1", docker.LabelOwnerPidNS: pidns, docker.LabelID: "orphan"})
+	live := e.leftover(t, "acbox-test-live", map[string]string{
+		docker.LabelOwnerPid: itoa(os.Getpid()), docker.LabelOwnerStart: selfStart(t), docker.LabelOwnerPidNS: pidns, docker.LabelID: "live"})
+	defer e.c.ContainerRemove(context.Background(), live, container.RemoveOptions{Force: true})
+	removed, err := docker.RemoveOrphans(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(removed, "acbox-test-orphan") || slices.Contains(removed, "acbox-test-live") {
+		t.Fatalf("removed %v; want the orphan only", removed)
+	}
+	if _, err := e.c.ContainerInspect(context.Background(), dead); err == nil {
+		t.Error("the orphan is still there")
+	}
+	if _, err := e.c.ContainerInspect(context.Background(), live); err != nil {
+		t.Errorf("the live owner's container is gone: %v", err)
+	}
+}
+
+// leftover starts a plain running container with labels.
+func (e *env) leftover(t *testing.T, name string, labels map[string]string) string {
+	ctx := context.Background()
+	e.c.ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
+	r, err := e.c.ContainerCreate(ctx, &container.Config{Image: image, Cmd: []string{"sleep", "60"}, Labels: labels},
+		&container.HostConfig{NetworkMode: "none", CapDrop: []string{"ALL"}, LogConfig: container.LogConfig{Type: "none"}}, nil, nil, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.c.ContainerStart(ctx, r.ID, container.StartOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return r.ID
+}
+
+func selfStart(t *testing.T) string {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	return strings.Fields(s[strings.LastIndexByte(s, ')')+1:])[19]
+}
