@@ -1,10 +1,81 @@
 package main
 
-import "github.com/acbox/acbox/coordinator"
+import (
+	"sync"
 
-// admit records the sandbox in the host registry and applies admission;
-// the returned func removes the entry. (The registry is added with the
-// coordinator work; until then every launch is admitted.)
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/nsjail"
+)
+
+// admit records the sandbox in the host registry under the admission cap
+// (counted across every acbox process of the user, this sandbox included,
+// under the registry lock) and returns the release that removes the entry.
+// Entries of dead owners are reaped on the way, with their cgroups.
 func admit(plan *coordinator.Plan, host coordinator.Host, id string) (func(), error) {
-	return func() {}, nil
+	reg, err := coordinator.OpenRegistry(host.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	c, err := admissionCap(plan, host)
+	if err != nil {
+		return nil, err
+	}
+	e, err := coordinator.NewEntry(plan, id)
+	if err != nil {
+		return nil, err
+	}
+	reaped, err := reg.Admit(e, c)
+	cleanAfter(reaped)
+	if err != nil {
+		return nil, err
+	}
+	admitted.Store(id, reg)
+	return func() {
+		admitted.Delete(id)
+		reg.Remove(id)
+	}, nil
+}
+
+// admissionCap: max_sandboxes from the config, else computed from the
+// host's memory and this sandbox's memory limit.
+func admissionCap(plan *coordinator.Plan, host coordinator.Host) (coordinator.Cap, error) {
+	cfg, err := coordinator.LoadConfig(host.ConfigDir)
+	if err != nil {
+		return coordinator.Cap{}, err
+	}
+	mem, err := coordinator.HostMemory()
+	if err != nil {
+		return coordinator.Cap{}, err
+	}
+	return coordinator.ComputeCap(mem, plan.Limits.Memory, cfg.MaxSandboxes), nil
+}
+
+// cleanAfter removes what reaped sandboxes left outside the registry (the
+// native backend's cgroups) and returns the removed paths.
+func cleanAfter(dead []coordinator.Entry) []string {
+	var out []string
+	for _, e := range dead {
+		if e.Backend == "native" {
+			out = append(out, nsjail.RemoveCgroups(e.ID)...)
+		}
+	}
+	return out
+}
+
+// admitted maps the ids this process admitted to their registry, so that
+// the helper's pid can be added to the entry once the backend reports it.
+var admitted sync.Map
+
+// recordHelper adds the sandbox's host pid, once the backend reports it
+// started, to the registry entry admit made.
+func recordHelper(id string, pid int) {
+	v, ok := admitted.Load(id)
+	if !ok {
+		return
+	}
+	start, err := coordinator.ProcStart(pid)
+	if err != nil {
+		return
+	}
+	v.(*coordinator.Registry).Update(id, func(e *coordinator.Entry) { e.HelperPid, e.HelperStart = pid, start })
 }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// PsCmd lists the live sandboxes of this user on this host, after removing
+// the entries of dead owners.
+type PsCmd struct {
+	JSON bool `help:"Print a JSON array of registry entries."`
+}
+
+// Run reaps, lists and prints.
+func (c *PsCmd) Run(s *Streams) error {
+	reg, err := openRegistry()
+	if err != nil {
+		return err
+	}
+	dead, err := reg.Reap()
+	cleanAfter(dead)
+	if err != nil {
+		return err
+	}
+	list, err := reg.List()
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		if list == nil {
+			list = []coordinator.Entry{}
+		}
+		b, _ := json.MarshalIndent(list, "", "  ")
+		_, err = fmt.Fprintln(s.Out, string(b))
+		return err
+	}
+	w := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tBACKEND\tOWNER\tHELPER\tUP\tLIMITS\tACCESS\tLABELS")
+	for _, e := range list {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Backend, owner(e), helper(e),
+			time.Since(e.Started).Round(time.Second), limits(e), accessSummary(e.Access), labels(e.Labels))
+	}
+	return w.Flush()
+}
+
+func openRegistry() (*coordinator.Registry, error) {
+	h, err := coordinator.HostFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return coordinator.OpenRegistry(h.StateDir)
+}
+
+func owner(e coordinator.Entry) string {
+	if e.Owner() == coordinator.OwnerElsewhere {
+		return fmt.Sprintf("%d (other pid namespace)", e.OwnerPid)
+	}
+	return fmt.Sprint(e.OwnerPid)
+}
+
+func helper(e coordinator.Entry) string {
+	if e.HelperPid == 0 {
+		return "-"
+	}
+	return fmt.Sprint(e.HelperPid)
+}
+
+func limits(e coordinator.Entry) string {
+	return fmt.Sprintf("%dMiB/%d", e.Memory>>20, e.Pids)
+}
+
+// accessSummary renders ACBOX_ACCESS as "rw:/a ro:/b net:none".
+func accessSummary(raw json.RawMessage) string {
+	var a struct {
+		Read, Write []string
+		Network     struct{ Mode string }
+	}
+	if json.Unmarshal(raw, &a) != nil {
+		return "?"
+	}
+	var out []string
+	if len(a.Write) > 0 {
+		out = append(out, "rw:"+strings.Join(a.Write, ","))
+	}
+	if len(a.Read) > 0 {
+		out = append(out, "ro:"+strings.Join(a.Read, ","))
+	}
+	return strings.Join(append(out, "net:"+a.Network.Mode), " ")
+}
+
+func labels(m map[string]string) string {
+	var out []string
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return "-"
+	}
+	return strings.Join(out, ",")
+}

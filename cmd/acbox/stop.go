@@ -1,0 +1,132 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// StopCmd stops one sandbox and every process in it: SIGTERM to the acbox
+// process that owns it, which passes it on to the member; after the grace
+// period SIGKILL of the owner, whose death kills the sandbox's pid 1
+// (Pdeathsig) and with it the whole pid namespace, the same end as a SIGKILL
+// of acbox itself. Only sandboxes of this user's registry, owned by a
+// process of this user, can be stopped.
+type StopCmd struct {
+	ID    string        `arg:"" help:"Sandbox id (see acbox ps)."`
+	Grace time.Duration `default:"5s" help:"Time between SIGTERM and SIGKILL."`
+}
+
+// killWait bounds the wait for a SIGKILLed owner and its helper to go.
+const killWait = 5 * time.Second
+
+// Run stops the sandbox and prints how.
+func (c *StopCmd) Run(s *Streams) error {
+	reg, err := openRegistry()
+	if err != nil {
+		return err
+	}
+	dead, _ := reg.Reap()
+	cleanAfter(dead)
+	e, err := reg.Get(c.ID)
+	if errors.Is(err, coordinator.ErrNoSandbox) {
+		return fmt.Errorf("%w: %v", coordinator.ErrInvalid, err)
+	}
+	if err != nil {
+		return err
+	}
+	if e.Owner() == coordinator.OwnerElsewhere {
+		return fmt.Errorf("%w: sandbox %s belongs to another pid namespace; stop it from there", coordinator.ErrRefused, e.ID)
+	}
+	how, err := stopOwner(e, c.Grace)
+	if err != nil {
+		return err
+	}
+	cleanAfter([]coordinator.Entry{e})
+	reg.Remove(e.ID)
+	fmt.Fprintf(s.Out, "%s stopped (%s)\n", e.ID, how)
+	return nil
+}
+
+// stopOwner signals the owner through a pidfd, so the signal can only
+// reach the process the entry names, never a later holder of its pid.
+func stopOwner(e coordinator.Entry, grace time.Duration) (string, error) {
+	owner, err := pin(e.OwnerPid, e.OwnerStart)
+	if err != nil {
+		return "already gone", nil
+	}
+	defer unix.Close(owner)
+	helper := -1
+	if e.HelperPid > 0 {
+		if helper, err = pin(e.HelperPid, e.HelperStart); err == nil {
+			defer unix.Close(helper)
+		}
+	}
+	how := "SIGTERM"
+	unix.PidfdSendSignal(owner, unix.SIGTERM, nil, 0)
+	if !exited(owner, grace) {
+		how = fmt.Sprintf("SIGKILL after %v", grace)
+		unix.PidfdSendSignal(owner, unix.SIGKILL, nil, 0)
+		if !exited(owner, killWait) {
+			return "", fmt.Errorf("owner %d of %s survived SIGKILL for %v", e.OwnerPid, e.ID, killWait)
+		}
+	}
+	if helper >= 0 && !exited(helper, killWait) {
+		return "", fmt.Errorf("the sandbox's pid 1 (%d) outlived its owner for %v; kill it with kill -9 %d", e.HelperPid, killWait, e.HelperPid)
+	}
+	return how, nil
+}
+
+// pin opens a pidfd for pid and then checks that it is still the process
+// that started at start and belongs to this user.
+func pin(pid int, start uint64) (int, error) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return -1, os.NewSyscallError("pidfd_open", err)
+	}
+	got, err := coordinator.ProcStart(pid)
+	if err == nil && got != start {
+		err = errors.New("pid reused")
+	}
+	if err == nil {
+		err = ownedByMe(pid)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+func ownedByMe(pid int) error {
+	fi, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+	if err != nil {
+		return err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("%w: process %d belongs to another user", coordinator.ErrRefused, pid)
+	}
+	return nil
+}
+
+// exited waits up to d for the pidfd's process to exit.
+func exited(pidfd int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		ms := int(time.Until(deadline).Milliseconds())
+		if ms < 0 {
+			ms = 0
+		}
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}, ms)
+		if err == unix.EINTR {
+			continue
+		}
+		return err == nil && n > 0
+	}
+}

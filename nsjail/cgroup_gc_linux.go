@@ -1,0 +1,59 @@
+package nsjail
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// RemoveCgroups removes the cgroups of sandbox id, for a sandbox whose
+// owner died before it could (SIGKILL). Only empty cgroups can be removed,
+// so a live sandbox's cgroup is never taken away. It returns what it removed.
+func RemoveCgroups(id string) []string {
+	var out []string
+	for _, p := range hostCgroups.parents() {
+		d := leafDir(p, id)
+		if _, err := os.Stat(d); err == nil && rmdirRetry(d, 0) == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// SweepCgroups removes every empty sandbox cgroup (acbox-<id>) beside or
+// below this process's cgroups whose id is not live, and returns what it
+// removed. Sandboxes started from another cgroup are not seen.
+func SweepCgroups(live func(id string) bool) []string {
+	var out []string
+	for _, p := range hostCgroups.parents() {
+		des, _ := os.ReadDir(p)
+		for _, de := range des {
+			id, ok := strings.CutPrefix(de.Name(), leafPrefix)
+			if !de.IsDir() || !ok || live(id) {
+				continue
+			}
+			if d := filepath.Join(p, de.Name()); rmdirRetry(d, 0) == nil {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// parents lists the cgroups that hold this process's sandbox cgroups.
+func (fs cgroupFS) parents() []string {
+	hs, err := fs.hierarchies()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if h := findV2(hs); h != nil {
+		out = append(out, v2Base(*h))
+	}
+	for _, c := range []string{"memory", "pids"} {
+		if h := findV1(hs, c); h != nil {
+			out = append(out, h.own)
+		}
+	}
+	return out
+}
