@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// ProfileCmd lists and shows the saved launch profiles.
+type ProfileCmd struct {
+	List ProfileListCmd `cmd:"" help:"List the saved profiles (~/.config/acbox/profiles/*.json)."`
+	Show ProfileShowCmd `cmd:"" help:"Print one profile as acbox run would use it (paths expanded)."`
+}
+
+// ProfileListCmd prints one profile name per line.
+type ProfileListCmd struct{}
+
+// Run lists the names.
+func (c *ProfileListCmd) Run(s *Streams) error {
+	h, err := coordinator.HostFromEnv()
+	if err != nil {
+		return err
+	}
+	names, err := coordinator.ListProfiles(h)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		fmt.Fprintln(s.Out, n)
+	}
+	return nil
+}
+
+// ProfileShowCmd prints one profile's spec, checked and expanded.
+type ProfileShowCmd struct {
+	Name string `arg:"" help:"Profile name ([a-zA-Z0-9_-]+)."`
+}
+
+// Run loads the profile with every check a launch applies, and prints it.
+func (c *ProfileShowCmd) Run(s *Streams) error {
+	h, err := coordinator.HostFromEnv()
+	if err != nil {
+		return err
+	}
+	p, err := coordinator.LoadProfile(c.Name, h)
+	if err != nil {
+		return err
+	}
+	b, _ := json.MarshalIndent(p.Spec, "", "  ")
+	_, err = fmt.Fprintln(s.Out, string(b))
+	return err
+}
+
+// fromProfile starts the spec from --profile and applies the flags over
+// it. --spec is refused with it: two whole launches do not merge.
+func (f *LaunchFlags) fromProfile(h coordinator.Host) (coordinator.Spec, *coordinator.Profile, error) {
+	if f.Spec != "" {
+		return coordinator.Spec{}, nil, fmt.Errorf("%w: --profile and --spec cannot be combined; put the launch in one of them", coordinator.ErrInvalid)
+	}
+	p, err := coordinator.LoadProfile(f.Profile, h)
+	if err != nil {
+		return coordinator.Spec{}, nil, err
+	}
+	s := p.Spec
+	if err := f.apply(&s); err != nil {
+		return s, nil, err
+	}
+	return s, &p, nil
+}
