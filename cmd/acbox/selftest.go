@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/tests/probe"
+)
+
+// SelftestCmd runs the escape suite against this host: probes inside a
+// sandbox whose member is this binary, oracles outside, and the lifecycle
+// scenarios. It exits 1 when anything fails or errs.
+type SelftestCmd struct {
+	All     bool   `help:"Also run the destructive probes (fork bomb, memory, tmpfs fill, descriptors, output flood), each in its own sandbox."`
+	JSON    bool   `help:"Print one JSON line per probe; the summary goes to stderr."`
+	Backend string `default:"native" enum:"native,docker" help:"Backend to test: native or docker."`
+}
+
+// Run sets up the fixture, runs everything and prints the results.
+func (c *SelftestCmd) Run(s *Streams) error {
+	if c.Backend != "native" {
+		return fmt.Errorf("%w: backend %q is not available in this build yet; use --backend native", coordinator.ErrCannotSandbox, c.Backend)
+	}
+	exe, err := selfExe()
+	if err != nil {
+		return err
+	}
+	snap := probe.TakeSnapshot()
+	fx, err := probe.NewFixture()
+	if err != nil {
+		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
+	}
+	lines, err := c.suite(&probe.Runner{Exe: exe, Fixture: fx, Stderr: stderrFile(s)})
+	fx.Close()
+	if err != nil {
+		return err
+	}
+	lines = append(lines, snap.Leftovers())
+	return c.print(s, lines)
+}
+
+func (c *SelftestCmd) suite(r *probe.Runner) ([]probe.Line, error) {
+	lines, err := r.Inside()
+	if err != nil {
+		return nil, err
+	}
+	if c.All {
+		d, err := r.Destructive()
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, d...)
+	}
+	lines = append(lines, r.Lifecycle()...)
+	return append(lines, r.Fixture.Oracles()...), nil
+}
+
+// selfExe is this binary's canonical path, mounted into the sandbox.
+func selfExe() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("%w: cannot find this binary to run it inside: %v", coordinator.ErrCannotSandbox, err)
+	}
+	return filepath.EvalSymlinks(exe)
+}
+
+func stderrFile(s *Streams) *os.File {
+	if f, ok := s.Err.(*os.File); ok {
+		return f
+	}
+	return nil
+}
+
+func (c *SelftestCmd) print(s *Streams, lines []probe.Line) error {
+	n := map[probe.Result]int{}
+	for _, l := range lines {
+		n[l.Result]++
+		if c.JSON {
+			b, _ := json.Marshal(l)
+			fmt.Fprintln(s.Out, string(b))
+		} else {
+			fmt.Fprintln(s.Out, l.String())
+		}
+	}
+	var sum io.Writer = s.Out
+	if c.JSON {
+		sum = s.Err
+	}
+	fmt.Fprintf(sum, "%d passed, %d failed, %d skipped, %d errors, %d info\n", n[probe.Pass], n[probe.Fail], n[probe.Skip], n[probe.Error], n[probe.Info])
+	if n[probe.Fail]+n[probe.Error] > 0 {
+		return exitError{code: 1}
+	}
+	return nil
+}

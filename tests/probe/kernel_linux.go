@@ -1,0 +1,167 @@
+package probe
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+const dockerSeccomp = "Docker default seccomp profile"
+
+// sys is a syscall probe: fn makes the call with arguments that do nothing
+// harmful if it is allowed, and the probe passes on one of want.
+func sys(id, expect, source string, fn func(*Env) error, want ...unix.Errno) Probe {
+	return Probe{ID: id, Category: Kernel, Expect: expect, Source: source,
+		Run: func(e *Env) Outcome { return expectErrno(id[len("kernel."):], fn(e), want...) }}
+}
+
+func raw(trap uintptr, a ...uintptr) error {
+	var args [6]uintptr
+	copy(args[:], a)
+	r, _, e := unix.Syscall6(trap, args[0], args[1], args[2], args[3], args[4], args[5])
+	if e != 0 {
+		return e
+	}
+	if trap == unix.SYS_USERFAULTFD || trap == unix.SYS_FSOPEN || trap == unix.SYS_OPEN_TREE {
+		unix.Close(int(r)) // a descriptor: the call was allowed
+	}
+	return nil
+}
+
+func cstr(s string) uintptr {
+	p, _ := unix.BytePtrFromString(s)
+	return uintptr(unsafe.Pointer(p))
+}
+
+func kernelProbes() []Probe {
+	eperm := unix.EPERM
+	return []Probe{
+		sys("kernel.unshare", "unshare(CLONE_NEWUSER) fails with EPERM", "bubblewrap --disable-userns; Codex",
+			func(*Env) (err error) { lockThread(func() { err = unix.Unshare(unix.CLONE_NEWUSER) }); return }, eperm),
+		{ID: "kernel.clone-namespaces", Category: Kernel, Source: "KERNEL-FACTS 6; CVE-2022-0185 (needs a user namespace)",
+			Expect: "starting a child in any new namespace (user, mount, pid, net, ipc, uts, cgroup) fails with EPERM", Run: cloneNamespaces},
+		sys("kernel.setns", "setns into a namespace fails with EPERM", dockerSeccomp, setnsProbe, eperm),
+		sys("kernel.mount", "mount(tmpfs) in the write grant fails with EPERM", "bubblewrap tests", mountProbe, eperm),
+		sys("kernel.clone3", "clone3 fails with ENOSYS (so callers fall back to clone, whose flags seccomp sees)", "KERNEL-FACTS 6",
+			func(*Env) error { return raw(unix.SYS_CLONE3, 0, 0) }, unix.ENOSYS, eperm),
+		sys("kernel.keyctl", "keyctl on the session keyring fails with EPERM", dockerSeccomp+"; CVE-2016-0728",
+			func(*Env) error { return raw(unix.SYS_KEYCTL, 0, ^uintptr(2), 0) }, eperm),
+		sys("kernel.add-key", "add_key fails with EPERM", dockerSeccomp,
+			func(*Env) error { return raw(unix.SYS_ADD_KEY, cstr("user"), cstr("acbox"), 0, 0, ^uintptr(2)) }, eperm),
+		sys("kernel.bpf", "bpf() fails with EPERM before reaching the kernel", dockerSeccomp+"; CVE-2021-3490",
+			func(*Env) error { return raw(unix.SYS_BPF, 0, 0, 0) }, eperm),
+		sys("kernel.perf-event-open", "perf_event_open fails with EPERM", dockerSeccomp+"; CVE-2023-2235",
+			func(*Env) error { return raw(unix.SYS_PERF_EVENT_OPEN, 0, 0, ^uintptr(0), ^uintptr(0), 0) }, eperm),
+		sys("kernel.userfaultfd", "userfaultfd fails with EPERM", dockerSeccomp+"; CVE-2016-5195 exploits",
+			func(*Env) error { return raw(unix.SYS_USERFAULTFD, unix.O_CLOEXEC) }, eperm),
+		sys("kernel.io-uring-setup", "io_uring_setup fails with EPERM", "Google kCTF io_uring report; CVE-2023-2598",
+			func(*Env) error { return raw(unix.SYS_IO_URING_SETUP, 1, 0) }, eperm),
+		sys("kernel.open-by-handle-at", "open_by_handle_at fails with EPERM", "CVE-2014-? Docker 'shocker' breakout",
+			func(*Env) error { return raw(unix.SYS_OPEN_BY_HANDLE_AT, atFdcwd, 0, 0) }, eperm),
+		sys("kernel.name-to-handle-at", "name_to_handle_at fails with EPERM", "Docker 'shocker' breakout",
+			func(*Env) error { return raw(unix.SYS_NAME_TO_HANDLE_AT, atFdcwd, cstr("/"), 0, 0, 0) }, eperm),
+		sys("kernel.kexec-load", "kexec_load fails with EPERM", dockerSeccomp,
+			func(*Env) error { return raw(unix.SYS_KEXEC_LOAD, 0, 0, 0, 0) }, eperm),
+		sys("kernel.init-module", "init_module fails with EPERM", dockerSeccomp,
+			func(*Env) error { return raw(unix.SYS_INIT_MODULE, 0, 0, cstr("")) }, eperm),
+		sys("kernel.iopl", "iopl(3) fails with EPERM", dockerSeccomp,
+			func(*Env) error { return raw(unix.SYS_IOPL, 3) }, eperm),
+		sys("kernel.acct", "acct fails with EPERM", dockerSeccomp,
+			func(*Env) error { return raw(unix.SYS_ACCT, 0) }, eperm),
+		sys("kernel.syslog", "syslog(READ_ALL) fails with EPERM: the kernel log is unreadable", "kernel.dmesg_restrict; Docker seccomp",
+			syslogProbe, eperm),
+		sys("kernel.personality", "personality(ADDR_NO_RANDOMIZE) fails with EPERM", dockerSeccomp,
+			personalityProbe, eperm),
+		sys("kernel.chroot", "chroot fails with EPERM", design,
+			func(*Env) error { return unix.Chroot("/tmp") }, eperm),
+		sys("kernel.pivot-root", "pivot_root fails with EPERM", design,
+			func(*Env) error { return unix.PivotRoot("/tmp", "/tmp") }, eperm),
+		sys("kernel.fsopen", "fsopen(tmpfs) fails with EPERM", design,
+			func(*Env) error { return raw(unix.SYS_FSOPEN, cstr("tmpfs"), 0) }, eperm),
+		sys("kernel.open-tree", "open_tree(/, OPEN_TREE_CLONE) fails with EPERM", "KERNEL-FACTS 2",
+			func(*Env) error { return raw(unix.SYS_OPEN_TREE, atFdcwd, cstr("/"), unix.OPEN_TREE_CLONE) }, eperm),
+		{ID: "kernel.landlock-domain", Category: Kernel, Source: "KERNEL-FACTS 5",
+			Expect: "Landlock is in force: writing /proc/self/comm (a read-write proc mount, covered only by a read-only rule) fails with EACCES", Run: landlockDomain},
+	}
+}
+
+func setnsProbe(*Env) error {
+	fd, err := unix.Open("/proc/self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	lockThread(func() { err = unix.Setns(fd, unix.CLONE_NEWNET) })
+	return err
+}
+
+func mountProbe(e *Env) error {
+	dir := "/tmp"
+	if e.Fixture != "" {
+		dir = e.Fixture
+	}
+	dst := filepath.Join(dir, "mnt")
+	os.Mkdir(dst, 0o755)
+	err := unix.Mount("tmpfs", dst, "tmpfs", 0, "size=64k")
+	if err == nil {
+		unix.Unmount(dst, unix.MNT_DETACH)
+	}
+	return err
+}
+
+func syslogProbe(*Env) error {
+	buf := make([]byte, 4096)
+	_, err := unix.Klogctl(unix.SYSLOG_ACTION_READ_ALL, buf)
+	return err
+}
+
+func personalityProbe(*Env) (err error) {
+	lockThread(func() {
+		old, _, _ := unix.Syscall(unix.SYS_PERSONALITY, 0xffffffff, 0, 0)
+		_, _, e := unix.Syscall(unix.SYS_PERSONALITY, 0x0040000, 0, 0)
+		if e != 0 {
+			err = e
+			return
+		}
+		unix.Syscall(unix.SYS_PERSONALITY, old, 0, 0)
+	})
+	return err
+}
+
+// cloneNamespaces starts a trivial child per namespace flag through Go's
+// fork path (clone with the flag), as a program inside would.
+func cloneNamespaces(*Env) Outcome {
+	bin, err := exec.LookPath("true")
+	if err != nil {
+		return skipf("no `true` binary to start: %v", err)
+	}
+	flags := map[string]uintptr{"user": unix.CLONE_NEWUSER, "mnt": unix.CLONE_NEWNS, "pid": unix.CLONE_NEWPID,
+		"net": unix.CLONE_NEWNET, "ipc": unix.CLONE_NEWIPC, "uts": unix.CLONE_NEWUTS, "cgroup": unix.CLONE_NEWCGROUP}
+	var outs []Outcome
+	for _, n := range []string{"user", "mnt", "pid", "net", "ipc", "uts", "cgroup"} {
+		c := exec.Command(bin)
+		c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags[n]}
+		outs = append(outs, expectErrno("clone(CLONE_NEW"+n+")", c.Run(), unix.EPERM))
+	}
+	return worst(outs...)
+}
+
+func landlockDomain(*Env) Outcome {
+	abi, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if e == unix.ENOSYS || e == unix.EOPNOTSUPP {
+		return skipf("Landlock is not available: %s", errnoName(e))
+	}
+	// The proc mount is read-write and the member owns /proc/self/comm, so
+	// only Landlock (which covers /proc read-only) can refuse this write.
+	err := os.WriteFile("/proc/self/comm", []byte("probe"), 0)
+	o := expectErrno("write /proc/self/comm", err, unix.EACCES)
+	o.Detail += " (Landlock ABI " + itoa(int(abi)) + ")"
+	return o
+}
+
+// atFdcwd is AT_FDCWD as a syscall argument (a negative int).
+var atFdcwd = func() uintptr { v := unix.AT_FDCWD; return uintptr(v) }()

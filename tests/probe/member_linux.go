@@ -1,0 +1,76 @@
+package probe
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// Modes are the member behaviours the lifecycle scenarios start instead of
+// the probes. The kong tags make them hidden flags of `acbox probe`.
+type Modes struct {
+	Exit       int    `hidden:"" default:"-1" help:"Exit with this status."`
+	KillSelf   int    `hidden:"" help:"Kill itself with this signal."`
+	WaitSignal bool   `hidden:"" help:"Print ready, exit 42 on SIGUSR1 (3 after 30s)."`
+	Daemon     string `hidden:"" placeholder:"FILE" help:"Start a setsid'd heartbeat child writing FILE, print ready, sleep."`
+	Heartbeat  string `hidden:"" placeholder:"FILE" help:"Write the time to FILE every 50ms for two minutes."`
+}
+
+// Run performs the selected mode; ok is false when no mode was selected.
+func (m Modes) Run() (code int, ok bool) {
+	switch {
+	case m.Exit >= 0:
+		return m.Exit, true
+	case m.KillSelf > 0:
+		syscall.Kill(os.Getpid(), syscall.Signal(m.KillSelf))
+		time.Sleep(5 * time.Second)
+		return 4, true
+	case m.WaitSignal:
+		return waitSignal(), true
+	case m.Daemon != "":
+		return daemon(m.Daemon), true
+	case m.Heartbeat != "":
+		heartbeat(m.Heartbeat)
+		return 0, true
+	}
+	return 0, false
+}
+
+func waitSignal() int {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGUSR1)
+	fmt.Println("ready")
+	select {
+	case <-ch:
+		return 42
+	case <-time.After(30 * time.Second):
+		return 3
+	}
+}
+
+// daemon starts a heartbeat child in a session of its own, as a daemon
+// escaping its parent would, then sleeps until killed.
+func daemon(file string) int {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = MemberPath
+	}
+	attr := &os.ProcAttr{Files: []*os.File{nil, nil, nil}, Sys: &syscall.SysProcAttr{Setsid: true}}
+	if _, err := os.StartProcess(exe, []string{exe, "probe", "--heartbeat=" + file}, attr); err != nil {
+		fmt.Fprintln(os.Stderr, "daemon:", err)
+		return 5
+	}
+	fmt.Println("ready")
+	time.Sleep(2 * time.Minute)
+	return 0
+}
+
+func heartbeat(file string) {
+	end := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(end) {
+		os.WriteFile(file, []byte(time.Now().Format(time.RFC3339Nano)), 0o644)
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,202 @@
+package probe
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/nsjail"
+)
+
+// MemberPath is where the runner mounts its own executable in the sandbox.
+const MemberPath = "/.acbox/acbox"
+
+// Runner starts sandboxes whose member is Exe running `probe`.
+type Runner struct {
+	Exe      string        // the acbox binary, canonical
+	Fixture  *Fixture      // canaries and grants
+	Stderr   *os.File      // the members' stderr; nil: /dev/null
+	Watchdog time.Duration // kill a sandbox after this; 0: two minutes
+}
+
+// Inside runs the non-destructive probes in one sandbox.
+func (r *Runner) Inside() ([]Line, error) {
+	return r.run(nil, Selection{})
+}
+
+// Destructive runs each destructive probe in a sandbox of its own, with
+// low limits and a small scratch tmpfs.
+func (r *Runner) Destructive() ([]Line, error) {
+	var out []Line
+	for _, p := range Catalogue() {
+		if !p.Destructive {
+			continue
+		}
+		limit := func(s *coordinator.Spec) {
+			s.Limits = coordinator.LimitsSpec{Memory: DestructiveMemory, Pids: DestructivePids}
+			s.Tmpfs = append(s.Tmpfs, coordinator.TmpfsSpec{Target: ScratchDir, Size: ScratchSize})
+		}
+		lines, err := r.run(limit, Selection{Only: []string{p.ID}})
+		if err != nil {
+			return out, err
+		}
+		out = append(out, lines...)
+	}
+	return out, nil
+}
+
+// Spec is the launch spec of a probe sandbox; probe flags follow cmd.
+func (r *Runner) Spec(cmd ...string) coordinator.Spec {
+	return coordinator.Spec{
+		Command: append([]string{MemberPath}, cmd...),
+		Cwd:     r.Fixture.Write,
+		Access:  coordinator.Access{Write: []string{r.Fixture.Write}, Read: []string{r.Fixture.Read}},
+		Mounts:  []coordinator.MountSpec{{Source: r.Exe, Target: MemberPath, Readonly: true}},
+	}
+}
+
+// PlanMounts lists the mount points a plan creates, for info.mountinfo.
+func PlanMounts(p *coordinator.Plan) []string {
+	var out []string
+	for _, s := range p.System {
+		out = append(out, s.Path)
+	}
+	for _, g := range p.Grants {
+		out = append(out, g.Path)
+	}
+	for _, m := range p.Mounts {
+		out = append(out, m.Target)
+	}
+	for _, t := range p.Tmpfs {
+		out = append(out, t.Target)
+	}
+	return out
+}
+
+func (r *Runner) plan(adjust func(*coordinator.Spec), sel Selection) (*coordinator.Plan, error) {
+	h, err := coordinator.HostFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	spec := r.Spec("probe")
+	if adjust != nil {
+		adjust(&spec)
+	}
+	first, err := coordinator.Resolve(spec, h)
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{"probe"}, r.Fixture.Env(PlanMounts(first)).Args()...)
+	for _, id := range sel.Only {
+		args = append(args, "--only="+id)
+	}
+	spec.Command = append([]string{MemberPath}, args...)
+	return coordinator.Resolve(spec, h)
+}
+
+func (r *Runner) run(adjust func(*coordinator.Spec), sel Selection) ([]Line, error) {
+	plan, err := r.plan(adjust, sel)
+	if err != nil {
+		return nil, err
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer null.Close()
+	stderr := r.Stderr
+	if stderr == nil {
+		stderr = null
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	got := make(chan []Line, 1)
+	go func() { got <- readLines(pr); pr.Close() }()
+	onReady, stop := r.watchdog()
+	res, err := nsjail.Launch(plan, nsjail.Options{Stdin: null, Stdout: pw, Stderr: stderr, OnReady: onReady})
+	stop()
+	pw.Close()
+	lines := <-got
+	if err != nil {
+		return nil, err
+	}
+	return r.complete(lines, sel, res), nil
+}
+
+// watchdog kills the sandbox's pid 1 if it outlives r.Watchdog; stop
+// must be called once Launch returns, before the pid can be reused.
+func (r *Runner) watchdog() (onReady func(nsjail.Started), stop func()) {
+	d := r.Watchdog
+	if d == 0 {
+		d = 2 * time.Minute
+	}
+	var mu sync.Mutex
+	var t *time.Timer
+	onReady = func(st nsjail.Started) {
+		mu.Lock()
+		defer mu.Unlock()
+		t = time.AfterFunc(d, func() { syscall.Kill(st.HelperPid, syscall.SIGKILL) })
+	}
+	stop = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if t != nil {
+			t.Stop()
+		}
+	}
+	return onReady, stop
+}
+
+// readLines keeps the JSON probe lines and drops anything else (a flood).
+func readLines(rd io.Reader) []Line {
+	var out []Line
+	br := bufio.NewReaderSize(rd, 64<<10)
+	for {
+		b, err := br.ReadSlice('\n')
+		if len(b) > 0 && b[0] == '{' {
+			var l Line
+			if json.Unmarshal(b, &l) == nil && l.ID != "" {
+				out = append(out, l)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return out
+		}
+	}
+}
+
+// complete adds a line for every selected probe that did not report: the
+// sandbox ended first (a destructive probe that killed it) or never ran it.
+func (r *Runner) complete(lines []Line, sel Selection, res *nsjail.Result) []Line {
+	seen := map[string]bool{}
+	for _, l := range lines {
+		seen[l.ID] = true
+	}
+	for _, p := range Catalogue() {
+		if !sel.wants(p) || seen[p.ID] {
+			continue
+		}
+		o := errorf("no result: the sandbox ended (status %d) before the probe reported", res.Code)
+		if p.Destructive {
+			o.Result = Fail
+		}
+		lines = append(lines, p.line(o))
+	}
+	return lines
+}
+
+// String renders a line for the readable table.
+func (l Line) String() string {
+	return fmt.Sprintf("%-5s %-32s %s", l.Result, l.ID, l.Detail)
+}

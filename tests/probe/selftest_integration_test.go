@@ -1,0 +1,102 @@
+//go:build integration
+
+package probe
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"os/user"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSelftest runs `acbox selftest --json` from ACBOX_BIN as the caller
+// and, when the caller is root, also as ACBOX_TEST_USER (default
+// acbox-test, created with useradd when missing). Any fail or error line
+// fails the test, and names the probe.
+func TestSelftest(t *testing.T) {
+	bin := os.Getenv("ACBOX_BIN")
+	if bin == "" {
+		t.Skip("ACBOX_BIN is not set; run `make integration`")
+	}
+	t.Run("caller", func(t *testing.T) { checkSelftest(t, selftestCmd(bin, nil)) })
+	if os.Getuid() != 0 {
+		return
+	}
+	u := testUser(t)
+	cmd := selftestCmd(bin, u)
+	t.Run("user "+u.Username, func(t *testing.T) { checkSelftest(t, cmd) })
+}
+
+func selftestCmd(bin string, u *user.User) *exec.Cmd {
+	c := exec.Command(bin, "selftest", "--json")
+	c.Dir = "/"
+	if u == nil {
+		return c
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	c.Env = []string{"HOME=" + u.HomeDir, "USER=" + u.Username, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"}
+	return c
+}
+
+func testUser(t *testing.T) *user.User {
+	name := os.Getenv("ACBOX_TEST_USER")
+	if name == "" {
+		name = "acbox-test"
+	}
+	if u, err := user.Lookup(name); err == nil {
+		return u
+	}
+	if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/sh", name).CombinedOutput(); err != nil {
+		t.Fatalf("useradd %s: %v: %s", name, err, out)
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func checkSelftest(t *testing.T, c *exec.Cmd) {
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- c.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(3 * time.Minute):
+		c.Process.Kill()
+		t.Fatalf("selftest did not finish in 3 minutes; stderr:\n%s", stderr.String())
+	}
+	n := 0
+	sc := bufio.NewScanner(&stdout)
+	for sc.Scan() {
+		var l Line
+		if jerr := json.Unmarshal(sc.Bytes(), &l); jerr != nil {
+			t.Errorf("not a JSON line: %q", sc.Text())
+			continue
+		}
+		n++
+		if l.Result == Fail || l.Result == Error {
+			t.Errorf("%s %s: %s (expected: %s)", l.Result, l.ID, l.Detail, l.Expect)
+		}
+	}
+	if n < 35 {
+		t.Errorf("only %d result lines", n)
+	}
+	if err != nil && !t.Failed() {
+		t.Errorf("selftest exited with %v but printed no failure; stderr:\n%s", err, stderr.String())
+	}
+	t.Logf("%d lines; %s", n, bytes.TrimSpace(stderr.Bytes()))
+}

@@ -1,0 +1,84 @@
+package probe
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/nsjail"
+)
+
+// symlinkGrantCLI: a grant named through a symlink is refused at resolve.
+func (r *Runner) symlinkGrantCLI() Line {
+	expect := "a write grant given as a symlink is refused with exit status 125"
+	link := filepath.Join(r.Fixture.Base, "link-"+randHex(4))
+	if err := os.Symlink(r.Fixture.Write, link); err != nil {
+		return life("life.grant-symlink", expect, design, errorf("%v", err))
+	}
+	defer os.Remove(link)
+	c := exec.Command(r.Exe, "run", "--no-tty", "--write", link, "--cwd", r.Fixture.Write, "--", "true")
+	return life("life.grant-symlink", expect, design, wantStatus(c, coordinator.ExitRefused))
+}
+
+// swapped resolves a plan for a fresh grant directory, lets swap replace
+// that directory, and launches the stale plan.
+func (r *Runner) swapped(swap func(dir string) error) (error, error) {
+	dir := filepath.Join(r.Fixture.Base, "swap-"+randHex(4))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, err
+	}
+	h, err := coordinator.HostFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	plan, err := coordinator.Resolve(coordinator.Spec{Command: []string{"true"}, Cwd: dir,
+		Access: coordinator.Access{Write: []string{dir}}}, h)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Rename(dir, dir+".old"); err != nil {
+		return nil, err
+	}
+	if err := swap(dir); err != nil {
+		return nil, err
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer null.Close()
+	_, lerr := nsjail.Launch(plan, nsjail.Options{Stdin: null, Stdout: null, Stderr: null})
+	return lerr, nil
+}
+
+func (r *Runner) swappedBeforeLaunch() Line {
+	expect := "a grant replaced by a symlink between plan and launch is refused (exit status 125)"
+	lerr, err := r.swapped(func(dir string) error { return os.Symlink(r.Fixture.Write, dir) })
+	if err != nil {
+		return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", errorf("%v", err))
+	}
+	if lerr == nil {
+		return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", failf("the stale plan launched through the symlink"))
+	}
+	if code := coordinator.ExitCode(lerr); code != coordinator.ExitRefused {
+		return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", failf("refused with status %d, want 125: %v", code, lerr))
+	}
+	return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", passf("%v", lerr))
+}
+
+// dirSwappedBeforeLaunch records what happens when the grant is replaced
+// by another directory: the plan holds no dev/ino, so only a launch-time
+// record can catch it.
+func (r *Runner) dirSwappedBeforeLaunch() Line {
+	expect := "a grant replaced by another directory between plan and launch is refused, or the launch mounts the replacement (recorded)"
+	lerr, err := r.swapped(func(dir string) error { return os.Mkdir(dir, 0o700) })
+	switch {
+	case err != nil:
+		return life("life.grant-swapped-dir", expect, "KERNEL-FACTS 2", errorf("%v", err))
+	case lerr != nil:
+		return life("life.grant-swapped-dir", expect, "KERNEL-FACTS 2", passf("refused: %v", lerr))
+	}
+	return life("life.grant-swapped-dir", expect, "KERNEL-FACTS 2",
+		infof("launched with the replacement: the plan carries no dev/ino, the parent records identity only when Launch opens the grant"))
+}
