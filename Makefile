@@ -8,7 +8,7 @@ TESTUSER ?= acbox-test
 # bridge of the docker backend, and the seccomp filter is embedded BPF, so
 # libseccomp is needed only by the compile golden test (make unit).
 STATIC   := -tags netgo,osusergo
-DEB_PKGS := libseccomp-dev gcc-multilib bubblewrap busybox-static hyperfine curl tmux git python3 iproute2
+DEB_PKGS := libseccomp-dev gcc gcc-multilib bubblewrap busybox-static hyperfine curl tmux git python3 iproute2 nodejs passwd
 
 .PHONY: all build deps test unit integration selftest bench fuzz clean
 
@@ -34,7 +34,8 @@ unit: build
 # and as root (the test setup creates $(TESTUSER) when run as root).
 integration: build
 	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) CGO_ENABLED=1 \
-	  $(GO) test -count=1 -tags integration -timeout 20m ./tests/...
+	  $(GO) test -p 1 -count=1 -tags integration -timeout 20m ./tests/...
+	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) node --test tests/contract/
 
 selftest: build
 	./$(BIN) selftest

@@ -30,6 +30,10 @@ type Plan struct {
 	BestEffort bool              `json:"best_effort"`
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
+	Delegate   bool              `json:"delegate"` // nested launches allowed (broker socket inside)
+	Depth      int               `json:"depth"`    // 0 for a launch from the host; +1 per nested launch
+	View       string            `json:"view"`     // ViewGrants or ViewHost
+	Masks      []Mask            `json:"masks"`    // hidden paths, parents first; see view_masks.go
 }
 
 // SystemPath is a host system directory shown read-only, or a merged-/usr

@@ -64,7 +64,9 @@ func checkRefused(p string, write bool, h Host) error {
 }
 
 func checkProtected(p string, h Host) error {
-	prot := append([]string{h.StateDir}, h.Protect...)
+	// The config directory holds the profiles: no member may write one to
+	// widen a later launch.
+	prot := append([]string{h.StateDir, h.ConfigDir}, h.Protect...)
 	for _, q := range prot {
 		if q == "" || !filepath.IsAbs(q) {
 			continue

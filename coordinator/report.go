@@ -22,6 +22,8 @@ type Report struct {
 	Limits     map[string]string  `json:"limits,omitempty"`
 	Controls   []Control          `json:"controls"`
 	PhasesMS   map[string]float64 `json:"phases_ms,omitempty"`
+	// PolicyDigest is PolicyDigest(): the built-in policy this acbox enforces.
+	PolicyDigest string `json:"policy_digest,omitempty"`
 }
 
 // MountRecord is one mount in the sandbox, with the identity of its source.

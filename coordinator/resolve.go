@@ -19,13 +19,19 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	p := &Plan{
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
 		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
-		BestEffort: s.BestEffort, Image: s.Image, Labels: s.Labels,
+		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
 		System: SystemPaths(),
+	}
+	if p.View, err = ParseView(s.View); err != nil {
+		return nil, err
 	}
 	if p.Grants, err = resolveGrants(s.Access, h); err != nil {
 		return nil, err
 	}
-	if p.Cwd, err = resolveCwd(s.Cwd, p.Grants, h); err != nil {
+	if p.Masks, err = resolveMasks(p, s.Exclude, h); err != nil {
+		return nil, err
+	}
+	if p.Cwd, err = viewCwd(s.Cwd, p, h); err != nil {
 		return nil, err
 	}
 	if p.Mounts, err = resolveMounts(s.Mounts, h); err != nil {
@@ -40,8 +46,19 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if p.Limits, err = resolveLimits(s.Limits); err != nil {
 		return nil, err
 	}
+	if err = resolveView(p, h); err != nil {
+		return nil, err
+	}
+	if p.View != ViewHost {
+		if err = checkGrantTargets(p); err != nil {
+			return nil, err
+		}
+	}
 	if p.Env, err = buildEnv(s, p, h); err != nil {
 		return nil, err
+	}
+	if p.Delegate {
+		p.Env = delegateEnv(p.Env)
 	}
 	return p, nil
 }

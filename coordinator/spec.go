@@ -25,6 +25,9 @@ type Spec struct {
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
 	BestEffort bool              `json:"best_effort,omitempty"`
+	Delegate   bool              `json:"delegate,omitempty"` // may launch narrower sandboxes through ACBOX_SOCKET
+	View       string            `json:"view,omitempty"`     // "grants" (default) or "host"; see view.go
+	Exclude    []string          `json:"exclude,omitempty"`  // more paths to mask; see view_masks.go
 }
 
 // Access is what the member may reach. Write implies read.
@@ -96,4 +99,28 @@ func (s Spec) String() string {
 		return fmt.Sprintf("%#v", s)
 	}
 	return string(b)
+}
+
+// ReadSpecLine reads a spec that is the first line of r, one byte at a
+// time, so that nothing after the newline is consumed: with `--spec -` the
+// rest of standard input belongs to the member.
+func ReadSpecLine(r io.Reader) (Spec, error) {
+	var line []byte
+	b := make([]byte, 1)
+	for len(line) <= MaxSpecBytes {
+		n, err := r.Read(b)
+		if n == 1 {
+			if b[0] == '\n' {
+				return ParseSpec(bytes.NewReader(line))
+			}
+			line = append(line, b[0])
+		}
+		if err == io.EOF {
+			return ParseSpec(bytes.NewReader(line))
+		}
+		if err != nil {
+			return Spec{}, invalid("reading spec from stdin: %v", err)
+		}
+	}
+	return Spec{}, invalid("spec is larger than %d bytes (with --spec -, the spec is the first line of stdin)", MaxSpecBytes)
 }

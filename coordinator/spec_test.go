@@ -88,3 +88,16 @@ func FuzzParseMountFlag(f *testing.F) {
 		}
 	})
 }
+
+func TestReadSpecLineLeavesTheRest(t *testing.T) {
+	r := strings.NewReader(`{"command":["cat"]}` + "\n" + `{"rpc":1}` + "\n")
+	s, err := ReadSpecLine(r)
+	if err != nil || s.Command[0] != "cat" {
+		t.Fatalf("spec %+v, %v", s, err)
+	}
+	rest := make([]byte, 64)
+	n, _ := r.Read(rest)
+	if string(rest[:n]) != `{"rpc":1}`+"\n" {
+		t.Fatalf("the member's stdin lost bytes: %q", rest[:n])
+	}
+}

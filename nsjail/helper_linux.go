@@ -51,7 +51,7 @@ func helperRun(status *os.File) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rep := &coordinator.Report{ID: cfg.ID, Backend: "native", PhasesMS: map[string]float64{}}
+	rep := &coordinator.Report{ID: cfg.ID, Backend: "native", PhasesMS: map[string]float64{}, PolicyDigest: cfg.PolicyDigest}
 	sb := &sandbox{cfg: cfg, rep: rep, status: status}
 	if err := sb.setup(); err != nil {
 		return 0, err

@@ -13,8 +13,13 @@ import (
 // directories, /proc and read grants; read-write beneath write grants and
 // the private tmpfs mounts; read, write and ioctl on the device nodes.
 // Mounted sockets need the read-write set (resolve_unix from ABI 9).
+// In the host view the read-only rule is "/" itself (see viewRules); masks
+// are mounts in both views, since Landlock cannot deny beneath an allowed
+// parent.
 func landlockRules(p *coordinator.Plan) landlock.Rules {
-	r := landlock.Rules{ReadOnly: []string{"/proc"}, ReadWrite: []string{"/dev/shm"}}
+	// ListOnly "/": `ls /` lists what the mounts show; reading still needs
+	// one of the rules below.
+	r := landlock.Rules{ReadOnly: viewReadOnly(p), ReadWrite: []string{"/dev/shm"}, ListOnly: []string{"/"}}
 	for _, s := range p.System {
 		if s.Link == "" {
 			r.ReadOnly = append(r.ReadOnly, s.Path)
@@ -63,5 +68,8 @@ func applyLandlock(cfg *helperConfig, rep *coordinator.Report) error {
 		why = "kernel lacks: " + strings.Join(lr.Missing, ", ")
 	}
 	rep.Controls = append(rep.Controls, coordinator.Control{Name: "landlock", Requested: true, Enforced: ok, Why: why})
+	if isHostView(cfg.Plan) {
+		rep.Controls = append(rep.Controls, hostViewSockets(lr))
+	}
 	return nil
 }

@@ -78,6 +78,10 @@ func Launch(p *coordinator.Plan, o Options) (*Result, error) {
 		l.proxy = os.NewFile(uintptr(fd), o.ProxySocket)
 		defer l.proxy.Close()
 	}
+	// cgroup hook: the sandbox's own cgroup where the host allows one
+	// (cgroup_linux.go); removed here, after run() has waited for the helper.
+	l.cg = newCgroup(o.ID, p.Limits)
+	defer l.cg.remove()
 	return l.run()
 }
 
@@ -119,6 +123,7 @@ type launch struct {
 	ptyChild, ptyParent *os.File
 	proxyFD, ptyFD      int
 	relay               *ttyRelay
+	cg                  *cgroup // the sandbox's cgroup, or none (cgroup_linux.go)
 }
 
 func (l *launch) run() (*Result, error) {
@@ -182,12 +187,13 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 		SysProcAttr: &syscall.SysProcAttr{
 			Cloneflags:                 flags,
 			UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-			GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+			GidMappings:                gidMappings(gid),
 			GidMappingsEnableSetgroups: false,
 			AmbientCaps:                helperCaps,
 			Pdeathsig:                  syscall.SIGKILL,
 		},
 	}
+	l.cg.cloneInto(l.cmd.SysProcAttr) // cgroup hook: v2 clones the helper into its cgroup
 	started := make(chan error, 1)
 	l.waited = make(chan error, 1)
 	go func() {
@@ -203,13 +209,19 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	if err := <-started; err != nil {
 		return explainStart(err)
 	}
+	// cgroup hook: on v1, move the helper in while it waits for its config.
+	if err := l.cg.place(l.cmd.Process.Pid); err != nil {
+		l.kill()
+		return err
+	}
 	return nil
 }
 
 func (l *launch) sendConfig(w *os.File) error {
 	defer w.Close()
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
-		ProxyFD: l.proxyFD, PtyFD: l.ptyFD}
+		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: coordinator.PolicyDigest(),
+		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != ""}
 	return json.NewEncoder(w).Encode(cfg)
 }
 
@@ -255,6 +267,7 @@ func (l *launch) handle(m helperMsg, res *Result) error {
 	switch m.Kind {
 	case "ready":
 		res.Report = m.Report
+		l.cg.report(m.Report) // cgroup hook: the limits in force (limits_linux.go)
 		if err := l.startRelay(); err != nil {
 			return err
 		}
@@ -345,4 +358,18 @@ func (l *launch) startRelay() error {
 	}
 	l.relay = startRelay(l.opt.Stdin, l.opt.Stdout, master)
 	return nil
+}
+
+// procGID is the group that may see every process in the sandbox's /proc
+// (its hidepid gid= option). hidepid exempts members of that group, and it
+// defaults to 0, which a sandbox run as root is in; so for root the helper
+// maps one more group, nobody's, and names it instead.
+const procGID = 65534
+
+func gidMappings(gid int) []syscall.SysProcIDMap {
+	m := []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	if gid == 0 {
+		m = append(m, syscall.SysProcIDMap{ContainerID: procGID, HostID: procGID, Size: 1})
+	}
+	return m
 }

@@ -2,6 +2,8 @@ package nsjail
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -12,8 +14,11 @@ import (
 // (RLIMIT_NPROC is per user namespace and uid, which makes it a sandbox-wide
 // fork cap), so the report says that memory is capped per process, not for
 // the sandbox as a whole. They are set on pid 1 just before the member is
-// forked; pid 1 itself starts no further process.
-func applyLimits(p *coordinator.Plan, rep *coordinator.Report) error {
+// forked; pid 1 itself starts no further process. RLIMIT_DATA is the
+// exception: pid 1 is a Go program that maps its heap in 64 MiB arenas, so
+// the data limit is set only around the fork (withDataLimit).
+// pidsCgroup says the parent placed the sandbox in a pids cgroup.
+func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool) error {
 	nofile := unix.Rlimit{}
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
 		return err
@@ -24,7 +29,6 @@ func applyLimits(p *coordinator.Plan, rep *coordinator.Report) error {
 		value    uint64
 	}{
 		{"nproc", unix.RLIMIT_NPROC, uint64(p.Limits.Pids)},
-		{"data", unix.RLIMIT_DATA, uint64(p.Limits.Memory)},
 		{"nofile", unix.RLIMIT_NOFILE, nofile.Max}, // soft = hard: Go raises its own soft limit anyway
 		{"core", unix.RLIMIT_CORE, 0},
 	}
@@ -35,12 +39,73 @@ func applyLimits(p *coordinator.Plan, rep *coordinator.Report) error {
 		}
 		rep.Limits[l.name] = fmt.Sprint(l.value)
 	}
+	rep.Limits["data"] = fmt.Sprint(p.Limits.Memory)
 	rep.Limits["scope"] = "per-process rlimits (no cgroup): memory is capped per process, not for the whole sandbox; nproc counts every process of the sandbox"
+	rep.Limits["mechanism"] = "rlimits"
 	rep.Controls = append(rep.Controls, coordinator.Control{Name: "limits", Requested: true, Enforced: true, Why: "rlimits only: memory per process"})
-	if p.UID == 0 {
-		// The kernel exempts the host's root user from RLIMIT_NPROC.
+	if p.UID == 0 && !pidsCgroup {
+		// The kernel exempts the host's root user from RLIMIT_NPROC: without
+		// a pids cgroup, a requested process limit is not in force.
 		rep.Limits["nproc"] = "not enforced for uid 0"
-		rep.Controls = append(rep.Controls, coordinator.Control{Name: "pids_limit", Why: "RLIMIT_NPROC does not apply to the host's root user; a pids cgroup is needed"})
+		rep.Controls = append(rep.Controls, coordinator.Control{Name: "pids_limit", Requested: true,
+			Why: "RLIMIT_NPROC does not bind the host's root user and no pids cgroup could be made; run acbox as an unprivileged user, give it a writable cgroup, or pass --best-effort"})
 	}
 	return nil
+}
+
+// withDataLimit runs start (the member's fork and exec) with RLIMIT_DATA at
+// limit, and restores pid 1's own limit right after: the member inherits
+// the limit, pid 1's Go runtime keeps room for its heap.
+func withDataLimit(limit uint64, start func() error) error {
+	var old unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_DATA, &old); err != nil {
+		return err
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: limit, Max: old.Max}); err != nil {
+		return &stepError{step: "setrlimit data", err: err}
+	}
+	err := start()
+	unix.Setrlimit(unix.RLIMIT_DATA, &old)
+	return err
+}
+
+// report rewrites the limits part of the report, in the parent, once the
+// helper is ready: the parent made the cgroup and read its limit files back,
+// and checked from /proc that the helper is inside. Without a cgroup it
+// only records why there is none.
+func (c *cgroup) report(rep *coordinator.Report) {
+	if rep == nil {
+		return
+	}
+	if rep.Limits == nil {
+		rep.Limits = map[string]string{}
+	}
+	if c.mode == "" {
+		rep.Limits["cgroup"] = "none: " + c.why
+		return
+	}
+	rep.Limits["mechanism"] = c.mode + " + rlimits"
+	rep.Limits["scope"] = c.mode + " caps memory (no swap) and tasks for the whole sandbox, pid 1 included; the per-process rlimits apply as well"
+	rep.Limits["cgroup"] = strings.Join(c.dirs, " ")
+	var set []string
+	for k, v := range c.values {
+		rep.Limits[k] = v
+		set = append(set, k+"="+v)
+	}
+	sort.Strings(set)
+	why := c.mode + " for the whole sandbox: " + strings.Join(set, ", ")
+	setControl(rep, coordinator.Control{Name: "limits", Requested: true, Enforced: true, Why: why})
+	pids := c.values["pids.max"]
+	setControl(rep, coordinator.Control{Name: "pids_limit", Requested: true, Enforced: true, Why: "pids cgroup: pids.max=" + pids})
+}
+
+// setControl replaces the control of the same name, or adds it.
+func setControl(rep *coordinator.Report, ctl coordinator.Control) {
+	for i := range rep.Controls {
+		if rep.Controls[i].Name == ctl.Name {
+			rep.Controls[i] = ctl
+			return
+		}
+	}
+	rep.Controls = append(rep.Controls, ctl)
 }

@@ -57,7 +57,11 @@ func restrictAndExec(cfg *helperConfig, rep *coordinator.Report, mio memberIO) (
 		Dir: plan.Cwd, Env: env, Files: mio.files,
 		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: mio.ctty, Ctty: 0},
 	}
-	p, err := os.StartProcess(path, plan.Command, attr)
+	var p *os.Process
+	err = withDataLimit(uint64(plan.Limits.Memory), func() (err error) {
+		p, err = os.StartProcess(path, plan.Command, attr)
+		return err
+	})
 	if err != nil {
 		return nil, &stepError{step: "exec " + plan.Command[0], err: err}
 	}

@@ -36,6 +36,11 @@ type helperConfig struct {
 	Access  string            `json:"access"`
 	ProxyFD int               `json:"proxy_fd"` // 0: none
 	PtyFD   int               `json:"pty_fd"`   // 0: none
+	// PolicyDigest is computed by the parent (coordinator.PolicyDigest) and
+	// carried into the report.
+	PolicyDigest string `json:"policy_digest"`
+	// PidsCgroup: the parent placed the helper in a pids cgroup.
+	PidsCgroup bool `json:"pids_cgroup"`
 }
 
 // helperMsg is one line on the status pipe from the helper to the parent.

@@ -29,11 +29,12 @@ type source struct {
 
 // rootfs assembles the sandbox's root and records what it mounted.
 type rootfs struct {
-	cfg     *helperConfig
-	root    int
-	sources []source
-	devs    []source
-	records []coordinator.MountRecord
+	cfg      *helperConfig
+	root     int
+	hostRoot int // host view: the detached clone of "/" until staged
+	sources  []source
+	devs     []source
+	records  []coordinator.MountRecord
 }
 
 // build runs every step up to and including pivot_root.
@@ -49,6 +50,7 @@ func (r *rootfs) build() error {
 		{"proc", r.proc},
 		{"dev", r.dev},
 		{"grants and tmpfs", r.place},
+		{"verify masks", r.verifyMasks},
 		{"read-only root", func() error { return setAttr(r.root, "", false, unix.MOUNT_ATTR_RDONLY, "/") }},
 		{"pivot_root", r.pivot},
 	}
@@ -77,8 +79,16 @@ func makePrivate() error {
 
 // cloneSources opens and clones every bind source before anything is hidden.
 // Grants and runtime mounts must match the identity the parent recorded.
+// Runtime mounts of masked paths go first, then the masks, then everything
+// that must carry them (see masks_linux.go).
 func (r *rootfs) cloneSources() error {
 	p := r.cfg.Plan
+	if err := r.cloneMounts(true); err != nil {
+		return err
+	}
+	if err := r.applyMasks(); err != nil {
+		return err
+	}
 	for _, s := range p.System {
 		if s.Link != "" {
 			continue
@@ -96,7 +106,28 @@ func (r *rootfs) cloneSources() error {
 			return err
 		}
 	}
-	for _, m := range p.Mounts {
+	if err := r.cloneMounts(false); err != nil {
+		return err
+	}
+	for _, t := range p.Tmpfs {
+		r.sources = append(r.sources, source{target: t.Target, kind: "tmpfs", tree: -1, isDir: true, size: t.Size, mode: tmpfsMode(t.Target)})
+	}
+	if err := r.cloneDevices(); err != nil {
+		return err
+	}
+	if isHostView(p) {
+		return r.cloneHostRoot()
+	}
+	return nil
+}
+
+// cloneMounts clones the runtime mounts whose source is masked (masked
+// true) or the others.
+func (r *rootfs) cloneMounts(masked bool) error {
+	for _, m := range r.cfg.Plan.Mounts {
+		if maskedSource(r.cfg.Plan, m.Source) != masked {
+			continue
+		}
 		attrs := rwAttrs
 		if m.Readonly {
 			attrs = roAttrs
@@ -105,10 +136,7 @@ func (r *rootfs) cloneSources() error {
 			return err
 		}
 	}
-	for _, t := range p.Tmpfs {
-		r.sources = append(r.sources, source{target: t.Target, kind: "tmpfs", tree: -1, isDir: true, size: t.Size, mode: tmpfsMode(t.Target)})
-	}
-	return r.cloneDevices()
+	return nil
 }
 
 const (
@@ -157,6 +185,9 @@ func (r *rootfs) addClone(src, target, kind string, dir bool, attrs uint64, veri
 func (r *rootfs) stage() error {
 	if fi, err := os.Lstat(stagingDir); err != nil || !fi.IsDir() {
 		return fmt.Errorf("%s must be a real directory to stage the sandbox root", stagingDir)
+	}
+	if isHostView(r.cfg.Plan) {
+		return r.stageHostRoot()
 	}
 	if err := mountFS("tmpfs", stagingDir, unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=0755"); err != nil {
 		return err
@@ -227,10 +258,17 @@ func (r *rootfs) proc() error {
 		return err
 	}
 	defer unix.Close(dst)
-	if err := mountFS("proc", fdPath(dst), unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+	// hidepid=invisible: processes the member may not ptrace are not listed
+	// or looked up at all. pid 1 is not dumpable, so it is invisible to the
+	// member, which as uid 0 would otherwise own its /proc entries.
+	opts := "hidepid=invisible"
+	if r.cfg.Plan.GID == 0 {
+		opts += fmt.Sprintf(",gid=%d", procGID) // see gidMappings
+	}
+	if err := mountFS("proc", fdPath(dst), unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, opts); err != nil {
 		return fmt.Errorf("%w (a /proc with over-mounts, as inside a default Docker container, cannot be mounted again: run the container with --security-opt systempaths=unconfined, or use --backend docker on the host)", err)
 	}
-	r.records = append(r.records, coordinator.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC"})
+	r.records = append(r.records, coordinator.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC,hidepid=invisible"})
 	return nil
 }
 

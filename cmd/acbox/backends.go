@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -11,6 +14,7 @@ import (
 // native when this host can sandbox, else docker.
 var backends = map[string]func() (coordinator.Backend, error){
 	"native": func() (coordinator.Backend, error) { return nsjail.Backend{}, nil },
+	"docker": func() (coordinator.Backend, error) { return docker.Backend{}, nil },
 }
 
 func backendFor(name string) (coordinator.Backend, error) {
@@ -26,4 +30,20 @@ func backendFor(name string) (coordinator.Backend, error) {
 		return nil, fmt.Errorf("%w: backend %q is not available in this build; use --backend native", coordinator.ErrCannotSandbox, name)
 	}
 	return f()
+}
+
+// The docker backend's orphans: containers whose owning acbox is gone. A
+// host without a reachable daemon has none to remove.
+func init() {
+	gcHooks = append(gcHooks, func(w io.Writer) error {
+		names, err := docker.RemoveOrphans(context.Background())
+		if err != nil {
+			fmt.Fprintf(w, "docker: skipped: %v\n", err)
+			return nil
+		}
+		for _, n := range names {
+			fmt.Fprintf(w, "removed container %s\n", n)
+		}
+		return nil
+	})
 }

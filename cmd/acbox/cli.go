@@ -13,12 +13,20 @@ import (
 
 // CLI is the command tree; one file per command.
 type CLI struct {
-	Run     RunCmd     `cmd:"" help:"Run a command in a sandbox."`
-	Plan    PlanCmd    `cmd:"" help:"Print the resolved plan as JSON without running anything."`
-	Status  StatusCmd  `cmd:"" help:"Report whether each backend can run here, and if not, the fix."`
-	Version VersionCmd `cmd:"" help:"Print the build and policy digest."`
-	Doctor  DoctorCmd  `cmd:"" help:"Check each host requirement and print the remedy for each failure."`
-	Proxy   ProxyCmd   `cmd:"" help:"Run the egress proxy on its own, on a Unix socket."`
+	Run      RunCmd      `cmd:"" help:"Run a command in a sandbox."`
+	Plan     PlanCmd     `cmd:"" help:"Print the resolved plan as JSON without running anything."`
+	Status   StatusCmd   `cmd:"" help:"Report whether each backend can run here, and if not, the fix."`
+	Version  VersionCmd  `cmd:"" help:"Print the build and policy digest."`
+	Selftest SelftestCmd `cmd:"" help:"Run the escape suite against this host; exits non-zero if anything escapes."`
+	Probe    ProbeCmd    `cmd:"" hidden:"" help:"Run the escape suite's probes (inside a sandbox; started by selftest)."`
+	Doctor   DoctorCmd   `cmd:"" help:"Check each host requirement and print the remedy for each failure."`
+	Proxy    ProxyCmd    `cmd:"" help:"Run the egress proxy on its own, on a Unix socket."`
+	Ps       PsCmd       `cmd:"" help:"List the live sandboxes on this host."`
+	Stop     StopCmd     `cmd:"" help:"Stop a sandbox and all its processes (SIGTERM, then SIGKILL after a grace period)."`
+	Gc       GcCmd       `cmd:"" name:"gc" help:"Remove what dead sandboxes left behind: registry entries, runtime directories, cgroups."`
+	Profile  ProfileCmd  `cmd:"" help:"List or show the saved launch profiles."`
+
+	ContainerInit ContainerInitCmd `cmd:"" name:"container-init" hidden:"" help:"The docker backend's in-container init (started by the docker backend)."`
 }
 
 // Streams are the process's standard streams, injected for tests.
@@ -63,6 +71,11 @@ func report(err error, errw io.Writer) int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	var ce codeError
+	if errors.As(err, &ce) {
+		fmt.Fprintln(errw, "acbox:", ce.msg)
+		return ce.code
 	}
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)

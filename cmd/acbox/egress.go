@@ -31,8 +31,9 @@ type proxyServer struct {
 	proxy *egress.Proxy
 }
 
-// startProxy starts the proxy for a plan in proxy mode; nil otherwise.
-func startProxy(plan *coordinator.Plan, id, stateDir string, events *coordinator.Events) (*proxyServer, error) {
+// startProxy starts the proxy for a plan in proxy mode, with its socket in
+// the sandbox's private run directory; nil otherwise.
+func startProxy(plan *coordinator.Plan, id, dir string, events *coordinator.Events) (*proxyServer, error) {
 	if plan.Network.Mode != "proxy" {
 		return nil, nil
 	}
@@ -40,7 +41,6 @@ func startProxy(plan *coordinator.Plan, id, stateDir string, events *coordinator
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(stateDir, "run", id)
 	ln, path, err := listenPrivate(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: egress proxy: %v", coordinator.ErrCannotSandbox, err)
@@ -65,18 +65,10 @@ func (s *proxyServer) stop() {
 		return
 	}
 	s.proxy.Close()
-	os.RemoveAll(s.dir)
 }
 
-// listenPrivate creates dir (0700, parents 0700) and listens on a 0600
-// socket inside it.
+// listenPrivate listens on a 0600 socket in the private directory dir.
 func listenPrivate(dir string) (net.Listener, string, error) {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return nil, "", err
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, "", err
-	}
 	path := filepath.Join(dir, "proxy.sock")
 	ln, err := net.Listen("unix", path)
 	if err == nil {
@@ -84,7 +76,6 @@ func listenPrivate(dir string) (net.Listener, string, error) {
 		err = os.Chmod(path, 0o600)
 	}
 	if err != nil {
-		os.RemoveAll(dir)
 		return nil, "", err
 	}
 	return ln, path, nil

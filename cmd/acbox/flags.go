@@ -29,11 +29,22 @@ type LaunchFlags struct {
 	Pids        int      `help:"Process limit."`
 	BestEffort  bool     `help:"Run even when a requested control cannot be enforced; the report lists what is missing."`
 	Spec        string   `placeholder:"FILE|-" help:"Read the whole launch as JSON (flags add to it)."`
-	Command     []string `arg:"" optional:"" passthrough:"" help:"Command and arguments, after --."`
+	View        string   `placeholder:"VIEW" help:"What the sandbox sees: grants (default: system directories and grants) or host (the whole host read-only, credentials masked)."`
+	Exclude     []string `placeholder:"PATH" help:"Mask PATH inside the sandbox, as the built-in credential paths are (repeatable)."`
+	Profile     string   `placeholder:"NAME" help:"Start from the saved profile ~/.config/acbox/profiles/NAME.json (flags add to it)."`
+	Command     []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
 }
 
-// spec builds the launch spec from --spec and the flags.
-func (f *LaunchFlags) spec(in *os.File) (coordinator.Spec, error) {
+// spec builds the launch spec from --profile or --spec, and the flags.
+func (f *LaunchFlags) spec(in *os.File, h coordinator.Host) (coordinator.Spec, *coordinator.Profile, error) {
+	if f.Profile != "" {
+		return f.fromProfile(h)
+	}
+	s, err := f.specOnly(in)
+	return s, nil, err
+}
+
+func (f *LaunchFlags) specOnly(in *os.File) (coordinator.Spec, error) {
 	var s coordinator.Spec
 	if f.Spec != "" {
 		var err error
@@ -49,7 +60,7 @@ func (f *LaunchFlags) spec(in *os.File) (coordinator.Spec, error) {
 
 func readSpec(name string, in *os.File) (coordinator.Spec, error) {
 	if name == "-" {
-		return coordinator.ParseSpec(in)
+		return coordinator.ReadSpecLine(in)
 	}
 	fh, err := os.Open(name)
 	if err != nil {
@@ -93,6 +104,10 @@ func (f *LaunchFlags) apply(s *coordinator.Spec) error {
 	}
 	s.BestEffort = s.BestEffort || f.BestEffort
 	s.TTY = f.tty(s.TTY)
+	if f.View != "" {
+		s.View = f.View
+	}
+	s.Exclude = append(s.Exclude, f.Exclude...)
 	return nil
 }
 
@@ -152,16 +167,23 @@ func (f *LaunchFlags) tty(fromSpec bool) bool {
 	return term.IsTerminal(int(os.Stdin.Fd()))
 }
 
-// resolve builds the plan for these flags on this host.
+// resolve builds the plan for these flags on this host. A profile inside a
+// write grant of the resulting plan is refused (see coordinator.Profile).
 func (f *LaunchFlags) resolve(in *os.File) (*coordinator.Plan, coordinator.Host, error) {
-	s, err := f.spec(in)
-	if err != nil {
-		return nil, coordinator.Host{}, err
-	}
 	h, err := coordinator.HostFromEnv()
 	if err != nil {
 		return nil, h, err
 	}
+	s, prof, err := f.spec(in, h)
+	if err != nil {
+		return nil, h, err
+	}
 	p, err := coordinator.Resolve(s, h)
-	return p, h, err
+	if err == nil && prof != nil {
+		err = prof.Check(p)
+	}
+	if err != nil {
+		return nil, h, err
+	}
+	return p, h, nil
 }

@@ -6,27 +6,45 @@ import (
 	"os"
 
 	"github.com/acbox/acbox/coordinator"
-	"github.com/acbox/acbox/nsjail"
 )
 
 // RunCmd runs a command in a sandbox and exits with its status.
 type RunCmd struct {
 	LaunchFlags
+	Delegate bool   `help:"Let the member launch narrower sandboxes (acbox is on its PATH, ACBOX_SOCKET names the broker)."`
 	StatusFd int    `default:"-1" placeholder:"N" help:"Write JSON events (started, egress, exited) to file descriptor N."`
 	Report   string `placeholder:"FILE" help:"Write the enforcement report as JSON to FILE."`
 }
 
 // Run resolves the plan, launches it and passes the member's status on.
+// Inside a delegating sandbox it asks the broker outside instead.
 func (c *RunCmd) Run(s *Streams) error {
 	events, err := openEvents(c.StatusFd)
 	if err != nil {
 		return err
 	}
-	plan, host, err := c.resolve(s.In)
+	if os.Getenv("ACBOX_SOCKET") == coordinator.DelegateSocket {
+		spec, err := c.specOnly(s.In)
+		if err != nil {
+			return err
+		}
+		spec.Delegate = spec.Delegate || c.Delegate
+		return runNested(coordinator.DelegateSocket, spec, events, s)
+	}
+	h, err := coordinator.HostFromEnv()
 	if err != nil {
 		return err
 	}
-	out, err := launch(plan, host, events, s)
+	spec, prof, err := c.spec(s.In, h)
+	if err != nil {
+		return err
+	}
+	spec.Delegate = spec.Delegate || c.Delegate
+	var check func(*coordinator.Plan) error
+	if prof != nil {
+		check = prof.Check
+	}
+	out, err := runSpec(spec, h, events, stdio{s.In, os.Stdout, os.Stderr}, check)
 	if err != nil {
 		return err
 	}
@@ -34,37 +52,6 @@ func (c *RunCmd) Run(s *Streams) error {
 		return err
 	}
 	return exitError{code: out.Code}
-}
-
-// launch runs one plan on its backend with this sandbox's proxy, and emits
-// the started and exited events.
-func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.Events, s *Streams) (*coordinator.Outcome, error) {
-	b, err := backendFor(plan.Backend)
-	if err != nil {
-		return nil, err
-	}
-	plan.Backend = b.Name()
-	id := nsjail.NewID()
-	release, err := admit(plan, host, id)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	proxy, err := startProxy(plan, id, host.StateDir, events)
-	if err != nil {
-		return nil, err
-	}
-	defer proxy.stop()
-	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: s.In, ProxySocket: proxy.socket(), OnReady: func(st coordinator.Started) {
-		events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
-			Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
-	}})
-	if err != nil {
-		return nil, err
-	}
-	code := out.Code
-	events.Emit(coordinator.Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
-	return out, nil
 }
 
 func openEvents(fd int) (*coordinator.Events, error) {

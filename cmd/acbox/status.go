@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -22,7 +24,7 @@ type backendStatus struct {
 
 // Run probes each backend.
 func (c *StatusCmd) Run(s *Streams) error {
-	st := []backendStatus{nativeStatus()}
+	st := []backendStatus{nativeStatus(), backendStatus(docker.Probe(context.Background(), ""))}
 	if c.JSON {
 		b, _ := json.MarshalIndent(st, "", "  ")
 		_, err := fmt.Fprintln(s.Out, string(b))

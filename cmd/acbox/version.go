@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+
+	"github.com/acbox/acbox/coordinator"
 )
 
 // VersionCmd prints the build.
@@ -11,9 +13,11 @@ type VersionCmd struct {
 	JSON bool `help:"Print JSON."`
 }
 
-// Run prints the module version, VCS revision and dependency versions.
+// Run prints the module version, VCS revision and dependency versions, and
+// the digest of the built-in policy (coordinator.PolicyFingerprint) with,
+// in --json, every part it covers.
 func (c *VersionCmd) Run(s *Streams) error {
-	v := map[string]any{"version": "devel"}
+	v := map[string]any{"version": "devel", "vcs.revision": "unknown"}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		v["version"] = bi.Main.Version
 		v["go"] = bi.GoVersion
@@ -28,11 +32,14 @@ func (c *VersionCmd) Run(s *Streams) error {
 			}
 		}
 	}
+	fp := coordinator.Fingerprint()
+	v["policy_digest"] = fp.Digest()
+	v["policy"] = fp
 	if c.JSON {
 		b, _ := json.MarshalIndent(v, "", "  ")
 		_, err := fmt.Fprintln(s.Out, string(b))
 		return err
 	}
-	_, err := fmt.Fprintf(s.Out, "acbox %v (%v) %v\n", v["version"], v["vcs.revision"], v["go"])
+	_, err := fmt.Fprintf(s.Out, "acbox %v (%v) %v\npolicy sha256:%s\n", v["version"], v["vcs.revision"], v["go"], v["policy_digest"])
 	return err
 }

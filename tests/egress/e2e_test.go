@@ -106,7 +106,12 @@ func (w *world) close() {
 // event stream on fd 3 captured.
 func (w *world) run(t *testing.T, user string, args ...string) (stdout, events string, code int) {
 	t.Helper()
-	argv := append([]string{"ip", "netns", "exec", w.client}, wrapUser(user, append([]string{w.bin, "run", "--status-fd", "3"}, args...))...)
+	// Not `ip netns exec`: it mounts a fresh /sys, which hides the cgroup
+	// hierarchy acbox needs as root. Enter the network namespace, and bind
+	// the hosts file over /etc/hosts in a private mount namespace.
+	hosts := filepath.Join("/etc/netns", w.client, "hosts")
+	inner := append([]string{"sh", "-c", `mount --bind "$0" /etc/hosts && exec "$@"`, hosts}, wrapUser(user, append([]string{w.bin, "run", "--status-fd", "3"}, args...))...)
+	argv := append([]string{"nsenter", "--net=/var/run/netns/" + w.client, "unshare", "-m", "--propagation", "private"}, inner...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

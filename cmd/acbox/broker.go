@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// broker serves nested launches for one delegating sandbox. It knows the
+// requester from the socket the request came in on (one socket per
+// sandbox, in its private run directory), never from anything the
+// requester writes, and launches only children narrower than it.
+type broker struct {
+	ln     *net.UnixListener
+	path   string
+	host   coordinator.Host
+	events *coordinator.Events
+	parent *coordinator.Plan
+	wg     sync.WaitGroup
+}
+
+func startBroker(dir string, host coordinator.Host, events *coordinator.Events) (*broker, error) {
+	path := filepath.Join(dir, "broker.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("%w: broker: %v", coordinator.ErrCannotSandbox, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return &broker{ln: ln, path: path, host: host, events: events}, nil
+}
+
+// serve answers requests until stop; parent must be set first.
+func (b *broker) serve(parent *coordinator.Plan) {
+	b.parent = parent
+	for {
+		c, err := b.ln.AcceptUnix()
+		if err != nil {
+			return
+		}
+		b.wg.Add(1)
+		go func() { defer b.wg.Done(); b.handle(c) }()
+	}
+}
+
+// stop closes the socket; children already running end with their
+// requester's sandbox, since they share this acbox process as parent.
+func (b *broker) stop() {
+	if b != nil {
+		b.ln.Close()
+	}
+}
+
+func (b *broker) handle(c *net.UnixConn) {
+	defer c.Close()
+	req, files, err := recvRequest(c)
+	for _, f := range files {
+		defer f.Close()
+	}
+	if err != nil {
+		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitUsage})
+		return
+	}
+	relay := coordinator.NewEvents(eventRelay{c, b.events})
+	out, err := runSpec(req.Spec, b.host, relay, stdio{files[0], files[1], files[2]}, b.check)
+	if err != nil {
+		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitCode(err)})
+		return
+	}
+	reply(c, nestedReply{Exit: &out.Code})
+}
+
+// check refuses a child wider than the requester or deeper than allowed.
+func (b *broker) check(p *coordinator.Plan) error {
+	p.Depth = b.parent.Depth + 1
+	if p.Depth > coordinator.MaxDelegationDepth || (p.Delegate && p.Depth >= coordinator.MaxDelegationDepth) {
+		return &coordinator.RefusedError{Subject: "delegate", Why: fmt.Sprintf("nested launches may go %d deep", coordinator.MaxDelegationDepth), Instead: "launch it from an outer sandbox"}
+	}
+	return coordinator.Narrower(p, b.parent)
+}
+
+func reply(w io.Writer, r nestedReply) {
+	b, _ := json.Marshal(r)
+	w.Write(append(b, '\n'))
+}
+
+// eventRelay passes each of a child's events to the requester, wrapped,
+// and to the outer acbox's own event stream.
+type eventRelay struct {
+	w     io.Writer
+	outer *coordinator.Events
+}
+
+func (e eventRelay) Write(line []byte) (int, error) {
+	var ev coordinator.Event
+	if err := json.Unmarshal(line, &ev); err != nil {
+		return len(line), nil
+	}
+	reply(e.w, nestedReply{Event: &ev})
+	e.outer.Emit(ev)
+	return len(line), nil
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// runNested is `acbox run` inside a sandbox that may delegate: instead of
+// creating namespaces (which seccomp refuses), it sends the spec and its
+// standard streams to the broker outside, which launches the child as a
+// sibling sandbox no wider than this one, and relays its events and status.
+func runNested(sock string, spec coordinator.Spec, events *coordinator.Events, s *Streams) error {
+	absolutize(&spec)
+	addr := &net.UnixAddr{Name: sock, Net: "unix"}
+	c, err := net.DialUnix("unix", nil, addr)
+	if err != nil {
+		return fmt.Errorf("%w: nested launch: cannot reach the broker at %s: %v", coordinator.ErrCannotSandbox, sock, err)
+	}
+	defer c.Close()
+	if err := sendRequest(c, nestedRequest{Spec: spec}, []*os.File{s.In, os.Stdout, os.Stderr}); err != nil {
+		return fmt.Errorf("%w: nested launch: %v", coordinator.ErrCannotSandbox, err)
+	}
+	return readReplies(bufio.NewReader(c), events)
+}
+
+func readReplies(r *bufio.Reader, events *coordinator.Events) error {
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return fmt.Errorf("%w: nested launch: the broker went away", coordinator.ErrCannotSandbox)
+		}
+		var rep nestedReply
+		if json.Unmarshal(line, &rep) != nil {
+			continue
+		}
+		switch {
+		case rep.Event != nil:
+			events.Emit(*rep.Event)
+		case rep.Exit != nil:
+			return exitError{code: *rep.Exit}
+		case rep.Error != "":
+			return codeError{msg: rep.Error, code: rep.Code}
+		}
+	}
+}
+
+// absolutize makes the child's paths absolute against this process's
+// working directory: grants are mounted at the same paths inside and out.
+func absolutize(s *coordinator.Spec) {
+	wd, _ := os.Getwd()
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(wd, p)
+	}
+	for i := range s.Access.Read {
+		s.Access.Read[i] = abs(s.Access.Read[i])
+	}
+	for i := range s.Access.Write {
+		s.Access.Write[i] = abs(s.Access.Write[i])
+	}
+	s.Cwd = abs(s.Cwd)
+	if s.Cwd == "" && insideAny(wd, append(s.Access.Read, s.Access.Write...)) {
+		s.Cwd = wd
+	}
+}
+
+func insideAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// codeError is a refusal relayed from the broker with its exit status.
+type codeError struct {
+	msg  string
+	code int
+}
+
+func (e codeError) Error() string { return e.msg }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// The nested-launch wire protocol, on a Unix stream socket:
+//
+//	client -> broker: 4-byte big-endian length, then that many bytes of
+//	                  JSON {"spec": ...}, the first segment carrying the
+//	                  client's stdin, stdout and stderr (SCM_RIGHTS)
+//	broker -> client: JSON lines: events as on --status-fd, then one
+//	                  {"exit": N} or {"error": "...", "code": N}
+type nestedRequest struct {
+	Spec coordinator.Spec `json:"spec"`
+}
+
+type nestedReply struct {
+	Event *coordinator.Event `json:"event,omitempty"`
+	Exit  *int               `json:"exit,omitempty"`
+	Error string             `json:"error,omitempty"`
+	Code  int                `json:"code,omitempty"`
+}
+
+func sendRequest(c *net.UnixConn, req nestedRequest, files []*os.File) error {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	msg := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
+	msg = append(msg, body...)
+	fds := make([]int, len(files))
+	for i, f := range files {
+		fds[i] = int(f.Fd())
+	}
+	_, _, err = c.WriteMsgUnix(msg, unix.UnixRights(fds...), nil)
+	return err
+}
+
+// recvRequest reads one request and the descriptors sent with it.
+func recvRequest(c *net.UnixConn) (nestedRequest, []*os.File, error) {
+	var req nestedRequest
+	buf := make([]byte, 64<<10)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return req, nil, err
+	}
+	files, err := parseRights(oob[:oobn])
+	if err != nil || n < 4 {
+		return req, files, errors.New("nested launch: malformed request")
+	}
+	size := int(binary.BigEndian.Uint32(buf[:4]))
+	if size > coordinator.MaxSpecBytes {
+		return req, files, fmt.Errorf("nested launch: spec larger than %d bytes", coordinator.MaxSpecBytes)
+	}
+	body := append([]byte{}, buf[4:n]...)
+	for len(body) < size {
+		m, err := c.Read(buf)
+		if err != nil {
+			return req, files, err
+		}
+		body = append(body, buf[:m]...)
+	}
+	return req, files, json.Unmarshal(body[:size], &req)
+}
+
+func parseRights(oob []byte) ([]*os.File, error) {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil, err
+	}
+	var files []*os.File
+	for i := range msgs {
+		fds, err := unix.ParseUnixRights(&msgs[i])
+		if err != nil {
+			return files, err
+		}
+		for _, fd := range fds {
+			unix.CloseOnExec(fd)
+			files = append(files, os.NewFile(uintptr(fd), "nested"))
+		}
+	}
+	if len(files) != 3 {
+		return files, errors.New("nested launch: want stdin, stdout and stderr")
+	}
+	return files, nil
+}

@@ -1,0 +1,102 @@
+package coordinator
+
+import (
+	"fmt"
+
+	"github.com/acbox/acbox/egress"
+)
+
+// MaxDelegationDepth is how deep nested launches may go by default: a
+// sandbox launched from a sandbox launched from the host is depth 2.
+const MaxDelegationDepth = 2
+
+// Narrower refuses a child plan that reaches anything its requester
+// cannot: a write grant not inside the requester's write grants, a read
+// grant not inside its read or write grants, a runtime mount (nested
+// launches may not add trusted mounts beyond the requester's own), a
+// network policy that allows what the requester's does not, a view wider
+// than the requester's, best effort when the requester was strict. The
+// error names the offending path or host.
+func Narrower(child, parent *Plan) error {
+	for _, g := range child.Grants {
+		if !grantCovered(g, parent.Grants) {
+			kind := "read"
+			if g.Write {
+				kind = "write"
+			}
+			return refuse(g.Path, "a nested "+kind+" grant must lie inside the requester's "+coverWord(g.Write), "grant a directory the requesting sandbox already has")
+		}
+	}
+	for _, m := range child.Mounts {
+		if within(m.Target, DelegateDir) {
+			continue // the child's own acbox binary and broker socket
+		}
+		if !mountCovered(m, parent) {
+			return refuse(m.Source, "a nested launch may only re-mount what its requester has", "")
+		}
+	}
+	if err := networkNarrower(child.Network, parent.Network); err != nil {
+		return err
+	}
+	if child.BestEffort && !parent.BestEffort {
+		return refuse("best_effort", "the requester runs strictly; its children must too", "drop best_effort")
+	}
+	return nil
+}
+
+func coverWord(write bool) string {
+	if write {
+		return "write grants"
+	}
+	return "read or write grants"
+}
+
+func grantCovered(g Grant, parents []Grant) bool {
+	for _, p := range parents {
+		if within(g.Path, p.Path) && (p.Write || !g.Write) {
+			return true
+		}
+	}
+	return false
+}
+
+// mountCovered: a child may re-mount a path its requester can reach, with
+// no more write access than the requester has there.
+func mountCovered(m Mount, parent *Plan) bool {
+	if grantCovered(Grant{Path: m.Source, Write: !m.Readonly}, parent.Grants) {
+		return true
+	}
+	for _, pm := range parent.Mounts {
+		if within(m.Source, pm.Target) && (!pm.Readonly || m.Readonly) {
+			return true
+		}
+	}
+	return false
+}
+
+func networkNarrower(child, parent Network) error {
+	c, err := policyOf(child)
+	if err != nil {
+		return err
+	}
+	p, err := policyOf(parent)
+	if err != nil {
+		return err
+	}
+	if ok, why := c.NarrowerThan(p); !ok {
+		return refuse("network", why, "ask for no more than the requester's network policy")
+	}
+	return nil
+}
+
+func policyOf(n Network) (egress.Policy, error) {
+	pol := egress.Policy{Mode: egress.Mode(n.Mode), AllowAny: n.AllowAny, Allow: []egress.Rule{}}
+	for _, a := range n.Allow {
+		r, err := egress.ParseRule(a)
+		if err != nil {
+			return pol, fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		pol.Allow = append(pol.Allow, r)
+	}
+	return pol, nil
+}
