@@ -7,7 +7,7 @@ TESTUSER ?= acbox-test
 # Static and without cgo: the same binary can serve as the in-container
 # bridge of the docker backend, and the seccomp filter is embedded BPF, so
 # libseccomp is needed only by the compile golden test (make unit).
-STATIC   := -tags netgo,osusergo
+STATIC   := -tags netgo,osusergo -buildvcs=auto
 DEB_PKGS := libseccomp-dev gcc gcc-multilib bubblewrap busybox-static hyperfine curl tmux git python3 iproute2 nodejs passwd
 
 .PHONY: all build deps test unit integration selftest bench fuzz clean
@@ -46,7 +46,7 @@ test: unit integration
 # the parent and pid 1; proxy throughput, setup latency and idle-tunnel
 # memory against direct loopback. Figures go to docs/benchmarks.md.
 bench: build
-	ACBOX_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags bench -v -run 'TestStartup|TestMemory' ./tests/bench/ | grep -v '^[=-]'
+	ACBOX_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags bench -v -run 'TestStartup|TestMemory|TestProxyPath' ./tests/bench/ | grep -v '^[=-]'
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem ./egress/
 
 fuzz:

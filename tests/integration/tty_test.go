@@ -1,0 +1,81 @@
+//go:build integration
+
+package integration
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPty returns a pty pair from the host's devpts, standing in for the
+// user's terminal.
+func openPty(t *testing.T) (master, slave *os.File) {
+	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no pty here: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(m, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := unix.Open(fmt.Sprintf("/dev/pts/%d", n), unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return os.NewFile(uintptr(m), "ptmx"), os.NewFile(uintptr(s), "pts")
+}
+
+// TestPrivateTerminal runs acbox on a terminal: the member gets a private
+// pty of the sandbox's own devpts with the outer window size, TIOCSTI
+// cannot inject anything, the exit status passes through, and the outer
+// terminal's settings are restored.
+func TestPrivateTerminal(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		master, slave := openPty(t)
+		defer master.Close()
+		unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 33, Col: 97})
+		before, err := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		script := `tty; stty size; python3 -c 'import fcntl,termios; fcntl.ioctl(0, termios.TIOCSTI, b"Z")' 2>/dev/null; echo sti=$?; exit 5`
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := m.command(ctx, nil, "run", "--tty", "--", "sh", "-c", script)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+		cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, 0
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		out := make(chan string, 1)
+		go func() { b, _ := io.ReadAll(master); out <- string(b) }()
+		werr := cmd.Wait()
+		after, _ := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
+		slave.Close()
+		text := <-out
+		if code := exitCode(cmd.ProcessState); code != 5 {
+			t.Fatalf("exit %d (%v), want 5\n%s", code, werr, text)
+		}
+		for _, want := range []string{"/dev/pts/0", "33 97", "sti=1"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("terminal output lacks %q:\n%s", want, text)
+			}
+		}
+		if strings.Contains(text, "Z") {
+			t.Errorf("an injected byte reached a terminal:\n%q", text)
+		}
+		if before.Lflag != after.Lflag || before.Iflag != after.Iflag || before.Oflag != after.Oflag {
+			t.Errorf("terminal settings not restored: lflag %#x -> %#x", before.Lflag, after.Lflag)
+		}
+	})
+}
