@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/acbox/acbox/coordinator"
 )
 
 // RemoveCgroups removes the cgroups of sandbox id, for a sandbox whose
@@ -56,4 +58,13 @@ func (fs cgroupFS) parents() []string {
 		}
 	}
 	return out
+}
+
+// ProbeCgroup creates and removes a throwaway sandbox cgroup and says which
+// mechanism a launch would get ("cgroup v2", "cgroup v1") or, when none,
+// why not. For `acbox doctor`.
+func ProbeCgroup() (mode, why string) {
+	c := newCgroup("doctor-"+NewID(), coordinator.Limits{Memory: coordinator.DefaultMemory, Pids: coordinator.DefaultPids})
+	defer c.remove()
+	return c.mode, c.why
 }

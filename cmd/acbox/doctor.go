@@ -9,6 +9,7 @@ import (
 
 	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/landlock"
+	"github.com/acbox/acbox/nsjail"
 )
 
 // DoctorCmd checks each host requirement; each failure prints its remedy.
@@ -156,13 +157,20 @@ func checkPty() check {
 	return check{Name: "pty", OK: true, Detail: "/dev/ptmx opens"}
 }
 
+// checkCgroup makes and removes a real sandbox cgroup. Without one, limits
+// are rlimits; for root that leaves no process cap, which refuses launches.
 func checkCgroup() check {
 	c := check{Name: "cgroup delegation", OK: true}
-	if _, err := os.Stat("/sys/fs/cgroup/cgroup.controllers"); err != nil {
-		c.Detail = "no cgroup v2 hierarchy: memory and pids limits are per-process rlimits (reported as such)"
+	mode, why := nsjail.ProbeCgroup()
+	if mode != "" {
+		c.Detail = mode + ": memory (no swap) and pids capped for the whole sandbox"
 		return c
 	}
-	c.Detail = "cgroup v2 present"
+	c.Detail = "no writable cgroup (" + why + "): limits are per-process rlimits, reported as such"
+	if os.Geteuid() == 0 {
+		c.OK = false
+		c.Remedy = "as root, RLIMIT_NPROC does not apply, so launches are refused without a pids cgroup: mount a writable cgroup hierarchy, run acbox as an unprivileged user, or pass --best-effort"
+	}
 	return c
 }
 
