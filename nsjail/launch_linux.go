@@ -69,7 +69,9 @@ func Launch(p *coordinator.Plan, o Options) (*Result, error) {
 	if o.afterOpen != nil {
 		o.afterOpen()
 	}
-	l := &launch{plan: p, opt: o, held: held, start: time.Now()}
+	l := &launch{plan: p, opt: o, held: held, start: time.Now(), digest: make(chan string, 1)}
+	// The policy digest (about 0.5 ms) is computed while the helper starts.
+	go func() { l.digest <- coordinator.PolicyDigest() }()
 	if p.Network.Mode == "proxy" {
 		fd, err := unix.Open(o.ProxySocket, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != nil || o.ProxySocket == "" {
@@ -119,6 +121,7 @@ type launch struct {
 	cmd    *exec.Cmd
 	waited chan error
 	proxy  *os.File
+	digest chan string
 	// tty mode: the socket pair over which the helper sends the pty master.
 	ptyChild, ptyParent *os.File
 	proxyFD, ptyFD      int
@@ -220,7 +223,7 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 func (l *launch) sendConfig(w *os.File) error {
 	defer w.Close()
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
-		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: coordinator.PolicyDigest(),
+		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
 		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != ""}
 	return json.NewEncoder(w).Encode(cfg)
 }
