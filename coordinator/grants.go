@@ -9,9 +9,13 @@ import (
 )
 
 // Grant is one directory the member may read, or read and write.
+// Dev and Ino are what the path was when the plan was made; the backend
+// refuses to mount anything else there (a directory swapped in between).
 type Grant struct {
 	Path  string `json:"path"`
 	Write bool   `json:"write"`
+	Dev   uint64 `json:"dev"`
+	Ino   uint64 `json:"ino"`
 }
 
 // canonical makes p absolute (relative to cwd), and requires that it exists
@@ -38,23 +42,23 @@ func canonical(p, cwd, kind string) (string, error) {
 	return abs, nil
 }
 
-// resolveGrant checks one grant and returns its canonical path.
-func resolveGrant(p string, write bool, h Host) (string, error) {
+// resolveGrant checks one grant and returns its canonical path and identity.
+func resolveGrant(p string, write bool, h Host) (string, fs.FileInfo, error) {
 	abs, err := canonical(p, h.Cwd, "grant")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	fi, err := os.Lstat(abs)
 	if err != nil {
-		return "", refuse(p, "grant cannot be inspected: "+err.Error(), "")
+		return "", nil, refuse(p, "grant cannot be inspected: "+err.Error(), "")
 	}
 	if !fi.IsDir() {
-		return "", refuse(p, "grant is not a directory", "grant its directory, or pass a file with --mount SRC:DST:ro")
+		return "", nil, refuse(p, "grant is not a directory", "grant its directory, or pass a file with --mount SRC:DST:ro")
 	}
 	if err := checkRefused(abs, write, h); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return abs, nil
+	return abs, fi, nil
 }
 
 // resolveGrants returns every grant, canonical, deduplicated (write wins
@@ -63,7 +67,7 @@ func resolveGrants(a Access, h Host) ([]Grant, error) {
 	seen := map[string]int{}
 	var out []Grant
 	add := func(p string, write bool) error {
-		abs, err := resolveGrant(p, write, h)
+		abs, fi, err := resolveGrant(p, write, h)
 		if err != nil {
 			return err
 		}
@@ -72,7 +76,8 @@ func resolveGrants(a Access, h Host) ([]Grant, error) {
 			return nil
 		}
 		seen[abs] = len(out)
-		out = append(out, Grant{Path: abs, Write: write})
+		dev, ino := fileIdent(fi)
+		out = append(out, Grant{Path: abs, Write: write, Dev: dev, Ino: ino})
 		return nil
 	}
 	for _, p := range a.Write {

@@ -33,6 +33,10 @@ func openGrants(p *coordinator.Plan) (*heldPaths, error) {
 			h.close()
 			return nil, err
 		}
+		if err := h.matchPlan(g); err != nil {
+			h.close()
+			return nil, err
+		}
 	}
 	for _, m := range p.Mounts {
 		flags := 0
@@ -63,4 +67,15 @@ func (h *heldPaths) open(path string, flags int) error {
 	}
 	h.idents = append(h.idents, ident{Path: path, Dev: dev, Ino: ino})
 	return nil
+}
+
+// matchPlan requires that the grant just opened is the directory the plan
+// was made for (when the plan recorded one): a directory swapped in between
+// planning and launching is refused, not mounted.
+func (h *heldPaths) matchPlan(g coordinator.Grant) error {
+	got := h.idents[len(h.idents)-1]
+	if g.Ino == 0 || (got.Dev == g.Dev && got.Ino == g.Ino) {
+		return nil
+	}
+	return &coordinator.RefusedError{Subject: g.Path, Why: fmt.Sprintf("is not the directory that was planned (dev/ino %d/%d, planned %d/%d): it was replaced", got.Dev, got.Ino, g.Dev, g.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
 }

@@ -17,6 +17,7 @@ func (r *Runner) Lifecycle() []Line {
 	return []Line{
 		r.exitCode(), r.signalExit(), r.signalForward(), r.dieWithParent(),
 		r.symlinkGrantCLI(), r.swappedBeforeLaunch(), r.dirSwappedBeforeLaunch(),
+		r.stopScenario(), r.killThenGC(), r.nestedWider(),
 	}
 }
 
@@ -26,11 +27,23 @@ func life(id, expect, source string, o Outcome) Line {
 
 // cli is `acbox run` of the probe member with the fixture's grants.
 func (r *Runner) cli(probeArgs ...string) *exec.Cmd {
-	args := []string{"run", "--no-tty", "--write", r.Fixture.Write, "--read", r.Fixture.Read, "--cwd", r.Fixture.Write,
-		"--mount", r.Exe + ":" + MemberPath + ":ro", "--", MemberPath, "probe"}
+	args := append(r.runFlags(), "--write", r.Fixture.Write, "--read", r.Fixture.Read, "--cwd", r.Fixture.Write)
+	if !r.docker() { // the docker backend binds itself at MemberPath
+		args = append(args, "--mount", r.Exe+":"+MemberPath+":ro")
+	}
+	args = append(args, "--", MemberPath, "probe")
 	c := exec.Command(r.Exe, append(args, probeArgs...)...)
 	c.Stderr = r.Stderr
 	return c
+}
+
+// runFlags starts an `acbox run` on the runner's backend.
+func (r *Runner) runFlags() []string {
+	args := []string{"run", "--no-tty", "--backend", r.backend().Name()}
+	if r.docker() && r.Image != "" {
+		args = append(args, "--image", r.Image)
+	}
+	return args
 }
 
 // status runs c with a timeout and returns its exit status.
