@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,25 +9,30 @@ import (
 	"path/filepath"
 
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/tests/probe"
 )
 
 // SelftestCmd runs the escape suite against this host: probes inside a
 // sandbox whose member is this binary, oracles outside, and the lifecycle
-// scenarios. It exits 1 when anything fails or errs.
+// scenarios. It exits 1 when anything fails or errs. Under docker the
+// member is the same binary, bound by the backend as the container's init;
+// docs/backends.md lists where the expectations differ, and why.
 type SelftestCmd struct {
 	All     bool   `help:"Also run the destructive probes (fork bomb, memory, tmpfs fill, descriptors, output flood), each in its own sandbox."`
 	JSON    bool   `help:"Print one JSON line per probe; the summary goes to stderr."`
 	Backend string `default:"native" enum:"native,docker" help:"Backend to test: native or docker."`
+	Image   string `placeholder:"IMAGE" help:"Docker image of the probe sandboxes (--backend docker; default acbox-busybox:1)."`
 }
 
 // Run sets up the fixture, runs everything and prints the results.
 func (c *SelftestCmd) Run(s *Streams) error {
-	if c.Backend != "native" {
-		return fmt.Errorf("%w: backend %q is not available in this build yet; use --backend native", coordinator.ErrCannotSandbox, c.Backend)
-	}
 	exe, err := selfExe()
 	if err != nil {
+		return err
+	}
+	r := &probe.Runner{Exe: exe, Stderr: stderrFile(s)}
+	if err := c.backend(r); err != nil {
 		return err
 	}
 	snap := probe.TakeSnapshot()
@@ -34,7 +40,8 @@ func (c *SelftestCmd) Run(s *Streams) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
 	}
-	lines, err := c.suite(&probe.Runner{Exe: exe, Fixture: fx, Stderr: stderrFile(s)})
+	r.Fixture = fx
+	lines, err := c.suite(r)
 	fx.Close()
 	if err != nil {
 		return err
@@ -57,6 +64,26 @@ func (c *SelftestCmd) suite(r *probe.Runner) ([]probe.Line, error) {
 	}
 	lines = append(lines, r.Lifecycle()...)
 	return append(lines, r.Fixture.Oracles()...), nil
+}
+
+// backend sets the runner's backend. Under docker it checks, before any
+// fixture exists, that the daemon and image can run the suite; the member
+// is this binary at docker.InitPath, which must be where probes expect it.
+func (c *SelftestCmd) backend(r *probe.Runner) error {
+	if c.Backend != probe.Docker {
+		if c.Image != "" {
+			return fmt.Errorf("%w: --image is for --backend docker", coordinator.ErrInvalid)
+		}
+		return nil
+	}
+	if docker.InitPath != probe.MemberPath {
+		return fmt.Errorf("%w: bug: the docker init path %s is not the probe member path %s", coordinator.ErrCannotSandbox, docker.InitPath, probe.MemberPath)
+	}
+	if st := docker.Probe(context.Background(), c.Image); !st.Available {
+		return fmt.Errorf("%w: docker backend: %s", coordinator.ErrCannotSandbox, st.Reason)
+	}
+	r.Backend, r.Image = docker.Backend{Exe: r.Exe}, c.Image
+	return nil
 }
 
 // selfExe is this binary's canonical path, mounted into the sandbox.

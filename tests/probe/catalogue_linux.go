@@ -6,5 +6,9 @@ func catalogue() []Probe {
 		networkProbes(), infoProbes(), resourceProbes()} {
 		out = append(out, group...)
 	}
+	docker := dockerVariants()
+	for i := range out {
+		out[i].Docker = docker[out[i].ID]
+	}
 	return out
 }

@@ -21,6 +21,15 @@
 //	{"id":"fs.write-usr","category":"filesystem","result":"pass",
 //	 "expect":"creating a file under /usr fails","detail":"EROFS","source":"acbox design"}
 //
+// # Backends
+//
+// With `acbox selftest --backend docker` the runner launches the same
+// probes through the docker backend, which binds the binary at the same
+// path as the container's init, and tells them so (`--backend docker`).
+// The probes listed in [Differences] then run their docker variant, each
+// for a reason the design gives (docs/backends.md); every other probe
+// holds both backends to one expectation.
+//
 // # Results
 //
 // pass: the observation the probe expects (Expect) was made. fail: it was

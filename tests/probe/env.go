@@ -30,6 +30,7 @@ type Env struct {
 	Mounts     []string `help:"Mount points the plan creates (repeatable)." sep:"none" placeholder:"PATH"`
 	RunnerPid  int      `help:"Host pid of the runner." placeholder:"PID"`
 	UID        int      `name:"uid" help:"The caller's uid outside." default:"-1"`
+	Backend    string   `help:"The backend the runner launched this sandbox with (empty: native)." placeholder:"NAME"`
 }
 
 // Args renders e as `acbox probe` flags, skipping zero values (an int

@@ -181,16 +181,18 @@ func mptcp(*Env) Outcome {
 		expectErrno("MPTCP inet6", socket(unix.AF_INET6, unix.SOCK_STREAM, unix.IPPROTO_MPTCP), unix.EPROTONOSUPPORT))
 }
 
+// otherFamilyList are the socket families no member needs.
+var otherFamilyList = []struct {
+	n        string
+	fam, typ int
+}{{"AF_PACKET", unix.AF_PACKET, unix.SOCK_DGRAM}, {"AF_VSOCK", unix.AF_VSOCK, unix.SOCK_STREAM}, {"AF_ALG", unix.AF_ALG, unix.SOCK_SEQPACKET},
+	{"AF_KEY", unix.AF_KEY, unix.SOCK_RAW}, {"AF_XDP", unix.AF_XDP, unix.SOCK_RAW}, {"AF_BLUETOOTH", unix.AF_BLUETOOTH, unix.SOCK_RAW},
+	{"AF_RDS", unix.AF_RDS, unix.SOCK_SEQPACKET}, {"AF_TIPC", unix.AF_TIPC, unix.SOCK_RDM}, {"AF_CAN", unix.AF_CAN, unix.SOCK_RAW},
+	{"AF_X25", unix.AF_X25, unix.SOCK_SEQPACKET}, {"AF_APPLETALK", unix.AF_APPLETALK, unix.SOCK_DGRAM}}
+
 func otherFamilies(*Env) Outcome {
-	fams := []struct {
-		n        string
-		fam, typ int
-	}{{"AF_PACKET", unix.AF_PACKET, unix.SOCK_DGRAM}, {"AF_VSOCK", unix.AF_VSOCK, unix.SOCK_STREAM}, {"AF_ALG", unix.AF_ALG, unix.SOCK_SEQPACKET},
-		{"AF_KEY", unix.AF_KEY, unix.SOCK_RAW}, {"AF_XDP", unix.AF_XDP, unix.SOCK_RAW}, {"AF_BLUETOOTH", unix.AF_BLUETOOTH, unix.SOCK_RAW},
-		{"AF_RDS", unix.AF_RDS, unix.SOCK_SEQPACKET}, {"AF_TIPC", unix.AF_TIPC, unix.SOCK_RDM}, {"AF_CAN", unix.AF_CAN, unix.SOCK_RAW},
-		{"AF_X25", unix.AF_X25, unix.SOCK_SEQPACKET}, {"AF_APPLETALK", unix.AF_APPLETALK, unix.SOCK_DGRAM}}
 	var outs []Outcome
-	for _, f := range fams {
+	for _, f := range otherFamilyList {
 		outs = append(outs, expectErrno(f.n, socket(f.fam, f.typ, 0), unix.EAFNOSUPPORT))
 	}
 	return worst(outs...)

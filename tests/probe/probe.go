@@ -50,6 +50,24 @@ type Probe struct {
 	Source      string // a CVE, a peer's test, or "acbox design"
 	Destructive bool   // only with --all, in a sandbox of its own
 	Run         func(*Env) Outcome
+	// Docker replaces Expect and Run under the docker backend. Only the
+	// probes listed in [Differences] have one: each is a place where the
+	// design says the backends differ.
+	Docker *Variant
+}
+
+// Variant is a probe's expectation under another backend.
+type Variant struct {
+	Expect string
+	Run    func(*Env) Outcome
+}
+
+// under returns the probe as it runs under backend ("" is native).
+func (p Probe) under(backend string) Probe {
+	if backend == Docker && p.Docker != nil {
+		p.Expect, p.Run = "docker: "+p.Docker.Expect, p.Docker.Run
+	}
+	return p
 }
 
 // Line is one JSON line of the suite's output.
@@ -85,6 +103,7 @@ func Run(w io.Writer, sel Selection) int {
 		if !sel.wants(p) {
 			continue
 		}
+		p = p.under(sel.Env.Backend)
 		l := p.line(runOne(p, &sel.Env))
 		if l.Result == Fail || l.Result == Error {
 			bad++

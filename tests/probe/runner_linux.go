@@ -23,7 +23,20 @@ type Runner struct {
 	Fixture  *Fixture      // canaries and grants
 	Stderr   *os.File      // the members' stderr; nil: /dev/null
 	Watchdog time.Duration // kill a sandbox after this; 0: two minutes
+	// Backend launches the sandboxes; nil: the native one. Under docker
+	// the backend binds Exe at MemberPath itself, as the container's init.
+	Backend coordinator.Backend
+	Image   string // the docker image; empty: the backend's default
 }
+
+func (r *Runner) backend() coordinator.Backend {
+	if r.Backend == nil {
+		return nsjail.Backend{}
+	}
+	return r.Backend
+}
+
+func (r *Runner) docker() bool { return r.backend().Name() == Docker }
 
 // Inside runs the non-destructive probes in one sandbox.
 func (r *Runner) Inside() ([]Line, error) {
@@ -53,19 +66,39 @@ func (r *Runner) Destructive() ([]Line, error) {
 
 // Spec is the launch spec of a probe sandbox; probe flags follow cmd.
 func (r *Runner) Spec(cmd ...string) coordinator.Spec {
-	return coordinator.Spec{
+	s := coordinator.Spec{
+		Backend: r.backend().Name(),
 		Command: append([]string{MemberPath}, cmd...),
 		Cwd:     r.Fixture.Write,
 		Access:  coordinator.Access{Write: []string{r.Fixture.Write}, Read: []string{r.Fixture.Read}},
-		Mounts:  []coordinator.MountSpec{{Source: r.Exe, Target: MemberPath, Readonly: true}},
 	}
+	if r.docker() {
+		// The backend binds this binary at MemberPath (its InitPath) already.
+		s.Image = r.Image
+		return s
+	}
+	s.Mounts = []coordinator.MountSpec{{Source: r.Exe, Target: MemberPath, Readonly: true}}
+	return s
 }
 
+// The docker backend's own mount points, which its plan does not list:
+// the directory of its binds (acbox's init, the start gate, the proxy
+// socket), and docker's init, which `--init` binds at a fixed path.
+const (
+	DockerOwn  = "/.acbox"
+	DockerInit = "/sbin/docker-init"
+)
+
 // PlanMounts lists the mount points a plan creates, for info.mountinfo.
+// Under docker the system directories are the image's, not mounts.
 func PlanMounts(p *coordinator.Plan) []string {
 	var out []string
-	for _, s := range p.System {
-		out = append(out, s.Path)
+	if p.Backend == Docker {
+		out = append(out, DockerOwn, DockerInit)
+	} else {
+		for _, s := range p.System {
+			out = append(out, s.Path)
+		}
 	}
 	for _, g := range p.Grants {
 		out = append(out, g.Path)
@@ -92,7 +125,11 @@ func (r *Runner) plan(adjust func(*coordinator.Spec), sel Selection) (*coordinat
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"probe"}, r.Fixture.Env(PlanMounts(first)).Args()...)
+	env := r.Fixture.Env(PlanMounts(first))
+	if r.docker() {
+		env.Backend = Docker
+	}
+	args := append([]string{"probe"}, env.Args()...)
 	for _, id := range sel.Only {
 		args = append(args, "--only="+id)
 	}
@@ -121,7 +158,7 @@ func (r *Runner) run(adjust func(*coordinator.Spec), sel Selection) ([]Line, err
 	got := make(chan []Line, 1)
 	go func() { got <- readLines(pr); pr.Close() }()
 	onReady, stop := r.watchdog()
-	res, err := nsjail.Launch(plan, nsjail.Options{Stdin: null, Stdout: pw, Stderr: stderr, OnReady: onReady})
+	res, err := r.backend().Launch(plan, coordinator.LaunchIO{Stdin: null, Stdout: pw, Stderr: stderr, OnReady: onReady})
 	stop()
 	pw.Close()
 	lines := <-got
@@ -131,19 +168,20 @@ func (r *Runner) run(adjust func(*coordinator.Spec), sel Selection) ([]Line, err
 	return r.complete(lines, sel, res), nil
 }
 
-// watchdog kills the sandbox's pid 1 if it outlives r.Watchdog; stop
-// must be called once Launch returns, before the pid can be reused.
-func (r *Runner) watchdog() (onReady func(nsjail.Started), stop func()) {
+// watchdog kills the sandbox's pid 1 (native: the helper; docker: the
+// container's init) if it outlives r.Watchdog; stop must be called once
+// Launch returns, before the pid can be reused.
+func (r *Runner) watchdog() (onReady func(coordinator.Started), stop func()) {
 	d := r.Watchdog
 	if d == 0 {
 		d = 2 * time.Minute
 	}
 	var mu sync.Mutex
 	var t *time.Timer
-	onReady = func(st nsjail.Started) {
+	onReady = func(st coordinator.Started) {
 		mu.Lock()
 		defer mu.Unlock()
-		t = time.AfterFunc(d, func() { syscall.Kill(st.HelperPid, syscall.SIGKILL) })
+		t = time.AfterFunc(d, func() { syscall.Kill(st.Pid, syscall.SIGKILL) })
 	}
 	stop = func() {
 		mu.Lock()
@@ -178,7 +216,7 @@ func readLines(rd io.Reader) []Line {
 
 // complete adds a line for every selected probe that did not report: the
 // sandbox ended first (a destructive probe that killed it) or never ran it.
-func (r *Runner) complete(lines []Line, sel Selection, res *nsjail.Result) []Line {
+func (r *Runner) complete(lines []Line, sel Selection, res *coordinator.Outcome) []Line {
 	seen := map[string]bool{}
 	for _, l := range lines {
 		seen[l.ID] = true
@@ -186,6 +224,9 @@ func (r *Runner) complete(lines []Line, sel Selection, res *nsjail.Result) []Lin
 	for _, p := range Catalogue() {
 		if !sel.wants(p) || seen[p.ID] {
 			continue
+		}
+		if r.docker() {
+			p = p.under(Docker)
 		}
 		o := errorf("no result: the sandbox ended (status %d) before the probe reported", res.Code)
 		if p.Destructive {

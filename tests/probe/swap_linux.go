@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/acbox/acbox/coordinator"
-	"github.com/acbox/acbox/nsjail"
 )
 
 // symlinkGrantCLI: a grant named through a symlink is refused at resolve.
@@ -17,7 +16,7 @@ func (r *Runner) symlinkGrantCLI() Line {
 		return life("life.grant-symlink", expect, design, errorf("%v", err))
 	}
 	defer os.Remove(link)
-	c := exec.Command(r.Exe, "run", "--no-tty", "--write", link, "--cwd", r.Fixture.Write, "--", "true")
+	c := exec.Command(r.Exe, append(r.runFlags(), "--write", link, "--cwd", r.Fixture.Write, "--", "true")...)
 	return life("life.grant-symlink", expect, design, wantStatus(c, coordinator.ExitRefused))
 }
 
@@ -32,7 +31,7 @@ func (r *Runner) swapped(swap func(dir string) error) (error, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, err := coordinator.Resolve(coordinator.Spec{Command: []string{"true"}, Cwd: dir,
+	plan, err := coordinator.Resolve(coordinator.Spec{Backend: r.backend().Name(), Image: r.Image, Command: []string{"true"}, Cwd: dir,
 		Access: coordinator.Access{Write: []string{dir}}}, h)
 	if err != nil {
 		return nil, err
@@ -48,7 +47,7 @@ func (r *Runner) swapped(swap func(dir string) error) (error, error) {
 		return nil, err
 	}
 	defer null.Close()
-	_, lerr := nsjail.Launch(plan, nsjail.Options{Stdin: null, Stdout: null, Stderr: null})
+	_, lerr := r.backend().Launch(plan, coordinator.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
 	return lerr, nil
 }
 

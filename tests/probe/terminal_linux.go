@@ -33,12 +33,17 @@ func terminalProbes() []Probe {
 // ioctlStdio issues the request with a pointer to a harmless byte. On a
 // pipe the kernel would say ENOTTY, so EPERM is the sandbox's refusal.
 func ioctlStdio(req uint64) func(*Env) Outcome {
+	return ioctlEach(req, func(op string, err error) Outcome { return expectErrno(op, err, unix.EPERM) })
+}
+
+// ioctlEach issues req on fds 0, 1 and 2 and judges each result.
+func ioctlEach(req uint64, judge func(op string, err error) Outcome) func(*Env) Outcome {
 	return func(*Env) Outcome {
 		var outs []Outcome
 		c := byte(0)
 		for fd := 0; fd <= 2; fd++ {
 			_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), uintptr(req), uintptr(unsafe.Pointer(&c)))
-			outs = append(outs, expectErrno("ioctl(fd "+strconv.Itoa(fd)+", "+hexStr(req)+")", errOrNil(e), unix.EPERM))
+			outs = append(outs, judge("ioctl(fd "+strconv.Itoa(fd)+", "+hexStr(req)+")", errOrNil(e)))
 		}
 		return worst(outs...)
 	}
