@@ -5,11 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"runtime"
 	"syscall"
 	"time"
@@ -233,109 +231,6 @@ func (l *launch) kill() {
 	<-l.waited
 }
 
-// supervise waits for the helper's ready message, forwards signals to it,
-// and returns the member's exit once the helper is gone.
-func (l *launch) supervise(st *bufio.Reader) (*Result, error) {
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, forwarded...)
-	defer signal.Stop(sigs)
-	msgs := make(chan helperMsg, 4)
-	go readMsgs(st, msgs)
-	res := &Result{Code: -1}
-	for {
-		select {
-		case m, ok := <-msgs:
-			if !ok {
-				msgs = nil
-				continue
-			}
-			if err := l.handle(m, res); err != nil {
-				l.kill()
-				return nil, err
-			}
-		case sig := <-sigs:
-			l.cmd.Process.Signal(sig)
-		case <-l.waited:
-			for m := range orClosed(msgs) {
-				if err := l.handle(m, res); err != nil {
-					return nil, err
-				}
-			}
-			return l.finish(res)
-		}
-	}
-}
-
-func (l *launch) handle(m helperMsg, res *Result) error {
-	switch m.Kind {
-	case "ready":
-		res.Report = m.Report
-		l.cg.report(m.Report) // cgroup hook: the limits in force (limits_linux.go)
-		if err := l.startRelay(); err != nil {
-			return err
-		}
-		if l.opt.OnReady != nil {
-			l.opt.OnReady(Started{ID: l.opt.ID, HelperPid: l.cmd.Process.Pid, MemberPid: m.Pid, Report: m.Report})
-		}
-	case "exit":
-		res.Code, res.Signal = m.Code, m.Signal
-		if m.Signal != 0 {
-			res.Code = 128 + m.Signal
-		}
-	case "error":
-		return helperError(m)
-	}
-	return nil
-}
-
-func helperError(m helperMsg) error {
-	e := fmt.Errorf("%w: sandbox setup failed: %s", coordinator.ErrCannotSandbox, m.Error)
-	if m.Step == "verify" {
-		e = fmt.Errorf("%w: a requested control is not enforced: %s", coordinator.ErrCannotSandbox, m.Error)
-	}
-	return e
-}
-
-func (l *launch) finish(res *Result) (*Result, error) {
-	l.relay.stop()
-	res.Duration = time.Since(l.start)
-	if res.Code >= 0 {
-		return res, nil
-	}
-	// The helper died without reporting the member's exit: killed from
-	// outside, or crashed. Report its own status.
-	ws, _ := l.cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		return nil, fmt.Errorf("%w: the sandbox was killed by signal %d before the member exited", coordinator.ErrCannotSandbox, int(ws.Signal()))
-	}
-	return nil, errors.New("the sandbox ended before the member started; see the errors above")
-}
-
-func readMsgs(r *bufio.Reader, out chan<- helperMsg) {
-	defer close(out)
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 {
-			var m helperMsg
-			if json.Unmarshal(line, &m) == nil {
-				out <- m
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// orClosed lets a drained (nil) channel be ranged over without blocking.
-func orClosed(c chan helperMsg) chan helperMsg {
-	if c == nil {
-		c = make(chan helperMsg)
-		close(c)
-	}
-	return c
-}
-
 // ptyPair creates the socket pair for the pty handover in tty mode.
 func (l *launch) ptyPair() error {
 	if !l.plan.TTY {
@@ -346,20 +241,6 @@ func (l *launch) ptyPair() error {
 		return os.NewSyscallError("socketpair", err)
 	}
 	l.ptyParent, l.ptyChild = os.NewFile(uintptr(fds[0]), "pty"), os.NewFile(uintptr(fds[1]), "pty")
-	return nil
-}
-
-// startRelay receives the member's pty master and relays it to the user's
-// terminal.
-func (l *launch) startRelay() error {
-	if l.ptyParent == nil {
-		return nil
-	}
-	master, err := recvFd(int(l.ptyParent.Fd()))
-	if err != nil {
-		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
-	}
-	l.relay = startRelay(l.opt.Stdin, l.opt.Stdout, master)
 	return nil
 }
 
