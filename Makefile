@@ -10,7 +10,7 @@ TESTUSER ?= acbox-test
 STATIC   := -tags netgo,osusergo -buildvcs=auto
 DEB_PKGS := libseccomp-dev gcc gcc-multilib bubblewrap busybox-static hyperfine curl tmux git python3 iproute2 nodejs passwd
 
-.PHONY: all build deps test unit integration selftest bench fuzz clean
+.PHONY: all build deps test unit integration soak selftest bench fuzz clean
 
 all: build
 
@@ -37,10 +37,16 @@ integration: build
 	  $(GO) test -p 1 -count=1 -tags integration -timeout 20m ./tests/...
 	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) node --test tests/contract/
 
+# soak: 1,000 sandboxes one after another and 20 at a time from one
+# long-lived parent (and 50 docker ones where the daemon is reachable);
+# fails if fds, memory, mounts, processes, registry entries or run files grow.
+soak: build
+	ACBOX_BIN=$(CURDIR)/$(BIN) $(GO) test -tags soak -count=1 -v -timeout 15m ./tests/soak/ | grep -v '^=== '
+
 selftest: build
 	./$(BIN) selftest
 
-test: unit integration
+test: unit integration soak
 
 # bench: startup against bare exec and bubblewrap, setup phases, memory of
 # the parent and pid 1; proxy throughput, setup latency and idle-tunnel

@@ -35,6 +35,9 @@ func Narrower(child, parent *Plan) error {
 			return refuse(m.Source, "a nested launch may only re-mount what its requester has", "")
 		}
 	}
+	if err := protectNarrower(child, parent); err != nil {
+		return err
+	}
 	if err := networkNarrower(child.Network, parent.Network); err != nil {
 		return err
 	}

@@ -34,6 +34,13 @@ type Plan struct {
 	Depth      int               `json:"depth"`    // 0 for a launch from the host; +1 per nested launch
 	View       string            `json:"view"`     // ViewGrants or ViewHost
 	Masks      []Mask            `json:"masks"`    // hidden paths, parents first; see view_masks.go
+	// Protected are the carve-outs in write grants, parents first: read-only
+	// binds of a path onto itself, and the pins that keep their parents in
+	// place; see protect.go.
+	Protected []Carveout `json:"protected"`
+	// ProtectMissing are --protect paths absent from a write grant: nothing
+	// was mounted there, and the member may create them.
+	ProtectMissing []string `json:"protect_missing,omitempty"`
 }
 
 // SystemPath is a host system directory shown read-only, or a merged-/usr

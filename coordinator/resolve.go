@@ -54,6 +54,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if p.Protected, p.ProtectMissing, err = resolveProtected(p, s.Protect, s.Unprotect); err != nil {
+		return nil, err
+	}
 	if p.Env, err = buildEnv(s, p, h); err != nil {
 		return nil, err
 	}

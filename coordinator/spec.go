@@ -25,9 +25,11 @@ type Spec struct {
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
 	BestEffort bool              `json:"best_effort,omitempty"`
-	Delegate   bool              `json:"delegate,omitempty"` // may launch narrower sandboxes through ACBOX_SOCKET
-	View       string            `json:"view,omitempty"`     // "grants" (default) or "host"; see view.go
-	Exclude    []string          `json:"exclude,omitempty"`  // more paths to mask; see view_masks.go
+	Delegate   bool              `json:"delegate,omitempty"`  // may launch narrower sandboxes through ACBOX_SOCKET
+	View       string            `json:"view,omitempty"`      // "grants" (default) or "host"; see view.go
+	Exclude    []string          `json:"exclude,omitempty"`   // more paths to mask; see view_masks.go
+	Protect    []string          `json:"protect,omitempty"`   // more read-only carve-outs in each write grant; see protect.go
+	Unprotect  []string          `json:"unprotect,omitempty"` // built-in carve-outs to drop: .git/hooks, .git/config, .git
 }
 
 // Access is what the member may reach. Write implies read.

@@ -50,6 +50,7 @@ func (r *rootfs) build() error {
 		{"proc", r.proc},
 		{"dev", r.dev},
 		{"grants and tmpfs", r.place},
+		{"protected paths", r.protect},
 		{"verify masks", r.verifyMasks},
 		{"read-only root", func() error { return setAttr(r.root, "", false, unix.MOUNT_ATTR_RDONLY, "/") }},
 		{"pivot_root", r.pivot},

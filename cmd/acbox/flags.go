@@ -31,6 +31,8 @@ type LaunchFlags struct {
 	Spec        string   `placeholder:"FILE|-" help:"Read the whole launch as JSON (flags add to it)."`
 	View        string   `placeholder:"VIEW" help:"What the sandbox sees: grants (default: system directories and grants) or host (the whole host read-only, credentials masked)."`
 	Exclude     []string `placeholder:"PATH" help:"Mask PATH inside the sandbox, as the built-in credential paths are (repeatable)."`
+	Protect     []string `placeholder:"REL" help:"Keep REL (relative to each write grant) read-only, besides the built-in .git/hooks and .git/config (repeatable)."`
+	Unprotect   []string `placeholder:"REL" help:"Drop a built-in read-only carve-out of write grants: .git/hooks, .git/config or .git (repeatable)."`
 	Profile     string   `placeholder:"NAME" help:"Start from the saved profile ~/.config/acbox/profiles/NAME.json (flags add to it)."`
 	Command     []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
 }
@@ -108,6 +110,8 @@ func (f *LaunchFlags) apply(s *coordinator.Spec) error {
 		s.View = f.View
 	}
 	s.Exclude = append(s.Exclude, f.Exclude...)
+	s.Protect = append(s.Protect, f.Protect...)
+	s.Unprotect = append(s.Unprotect, f.Unprotect...)
 	return nil
 }
 

@@ -44,11 +44,17 @@ func (c *RunCmd) Run(s *Streams) error {
 	if prof != nil {
 		check = prof.Check
 	}
+	// With --report, the write grants are scanned before the launch and
+	// after the exit (scan.go); the plan hook runs before anything starts.
+	scanned := func() *ExitScan { return nil }
+	if c.Report != "" {
+		check, scanned = exitScanHook(check)
+	}
 	out, err := runSpec(spec, h, events, stdio{s.In, os.Stdout, os.Stderr}, check)
 	if err != nil {
 		return err
 	}
-	if err := writeReport(c.Report, out.Report); err != nil {
+	if err := writeReport(c.Report, out.Report, scanned()); err != nil {
 		return err
 	}
 	return exitError{code: out.Code}
@@ -68,10 +74,14 @@ func openEvents(fd int) (*coordinator.Events, error) {
 	return coordinator.NewEvents(f), nil
 }
 
-func writeReport(path string, r *coordinator.Report) error {
+// writeReport writes the report, with the exit scan when there is one.
+func writeReport(path string, r *coordinator.Report, scan *ExitScan) error {
 	if path == "" || r == nil {
 		return nil
 	}
-	b, _ := json.MarshalIndent(r, "", "  ")
+	b, _ := json.MarshalIndent(struct {
+		*coordinator.Report
+		ExitScan *ExitScan `json:"exit_scan,omitempty"`
+	}{r, scan}, "", "  ")
 	return os.WriteFile(path, append(b, '\n'), 0o600)
 }

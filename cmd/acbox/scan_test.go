@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"syscall"
+	"testing"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// TestExitScan: what appears in a write grant between two snapshots is
+// reported by class; what was there before, and links that stay inside the
+// grants, are not; nothing is followed.
+func TestExitScan(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	w, r := filepath.Join(root, "w"), filepath.Join(root, "r")
+	os.MkdirAll(filepath.Join(w, "sub"), 0o755)
+	os.MkdirAll(r, 0o755)
+	os.WriteFile(filepath.Join(w, "old-suid"), nil, 0o755)
+	syscall.Chmod(filepath.Join(w, "old-suid"), 0o4755)
+	os.Symlink("/etc", filepath.Join(w, "old-link"))
+	p := &coordinator.Plan{Grants: []coordinator.Grant{{Path: w, Write: true}, {Path: r}}}
+	before := scanGrants(p)
+
+	os.WriteFile(filepath.Join(w, "sub", "suid"), nil, 0o755)
+	syscall.Chmod(filepath.Join(w, "sub", "suid"), 0o6755)
+	syscall.Mkfifo(filepath.Join(w, "fifo"), 0o644)
+	os.Symlink("/etc/passwd", filepath.Join(w, "passwd"))
+	os.Symlink("../r/x", filepath.Join(w, "sub", "to-read-grant"))
+	os.Symlink("../../..", filepath.Join(w, "sub", "up"))
+	os.Symlink(root, filepath.Join(w, "loop")) // never followed
+	got := diff(before, scanGrants(p))
+	want := &ExitScan{
+		NewSetuid:       []string{filepath.Join(w, "sub", "suid")},
+		NewDevices:      []string{},
+		NewFifos:        []string{filepath.Join(w, "fifo")},
+		OutsideSymlinks: []string{filepath.Join(w, "loop") + " -> " + root, filepath.Join(w, "passwd") + " -> /etc/passwd", filepath.Join(w, "sub", "up") + " -> ../../.."},
+		Cap:             scanCap,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("exit scan\n got %+v\nwant %+v", got, want)
+	}
+}

@@ -1,0 +1,158 @@
+package coordinator
+
+import (
+	"bufio"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The built-in carve-outs of one write grant: the repository at its root.
+//
+//   - .git is a directory: its hooks and config; the hooks and config of
+//     each submodule's git directory under .git/modules; the commondir and
+//     config.worktree of each linked worktree under .git/worktrees (a
+//     rewritten commondir would point that worktree, wherever it is, at
+//     hooks the member wrote).
+//   - .git is a file (`gitdir: PATH`, a worktree or a submodule): the file
+//     itself, then, when PATH resolves into a write grant, PATH's own
+//     carve-outs: for a worktree its commondir and config.worktree and the
+//     common directory's hooks and config; otherwise PATH's hooks and
+//     config. A git directory outside every write grant is read-only or not
+//     shown at all, and needs nothing.
+//   - .git is a symlink: refused unless every built-in is dropped, since
+//     the member could replace the link.
+//
+// Repositories deeper inside a grant are not searched; --protect them.
+
+// maxModules bounds the walk for submodule git directories.
+const maxModules = 256
+
+func gitWants(root string, grants []Grant, drop map[string]bool) ([]carveWant, error) {
+	dot := filepath.Join(root, ".git")
+	fi, err := os.Lstat(dot)
+	switch {
+	case err != nil:
+		return nil, nil
+	case fi.Mode()&os.ModeSymlink != 0:
+		if drop[ProtectHooks] && drop[ProtectConfig] && drop[ProtectGitLink] {
+			return nil, nil
+		}
+		return nil, refuse(dot, "is a symlink: a member could replace it with a git directory of its own, whose hooks git would run outside the sandbox",
+			"make it a `gitdir:` file or move the git directory here, or pass --unprotect .git/hooks --unprotect .git/config --unprotect .git")
+	case fi.IsDir():
+		return gitDirWants(dot), nil
+	case !fi.Mode().IsRegular():
+		return nil, nil
+	}
+	out := []carveWant{{path: dot, why: ".git (gitdir: file)", key: ProtectGitLink, required: true}}
+	gd, ok := readGitPointer(dot, "gitdir: ")
+	if !ok || !inWriteGrant(gd, grants) {
+		return out, nil
+	}
+	return append(out, linkedGitDirWants(gd, grants)...), nil
+}
+
+// gitDirWants: a full git directory (a repository's own, or a submodule's).
+func gitDirWants(d string) []carveWant {
+	out := hooksAndConfig(d)
+	out = append(out, carveWant{path: filepath.Join(d, "config.worktree"), why: "git config.worktree", key: ProtectConfig})
+	entries, _ := os.ReadDir(filepath.Join(d, "worktrees"))
+	for _, e := range entries {
+		if e.IsDir() {
+			wt := filepath.Join(d, "worktrees", e.Name())
+			out = append(out,
+				carveWant{path: filepath.Join(wt, "commondir"), why: "git worktree commondir", key: ProtectGitLink},
+				carveWant{path: filepath.Join(wt, "config.worktree"), why: "git config.worktree", key: ProtectConfig})
+		}
+	}
+	for _, m := range moduleGitDirs(filepath.Join(d, "modules")) {
+		out = append(out, hooksAndConfig(m)...)
+	}
+	return out
+}
+
+func hooksAndConfig(d string) []carveWant {
+	return []carveWant{
+		{path: filepath.Join(d, "hooks"), why: "git hooks", key: ProtectHooks, required: true},
+		{path: filepath.Join(d, "config"), why: "git config", key: ProtectConfig, required: true},
+	}
+}
+
+// linkedGitDirWants: the git directory a `.git` file names. A worktree's
+// has a commondir file naming the shared directory, where hooks and config
+// live.
+func linkedGitDirWants(gd string, grants []Grant) []carveWant {
+	cd, ok := readGitPointer(filepath.Join(gd, "commondir"), "")
+	if !ok {
+		return gitDirWants(gd)
+	}
+	out := []carveWant{
+		{path: filepath.Join(gd, "commondir"), why: "git worktree commondir", key: ProtectGitLink, required: true},
+		{path: filepath.Join(gd, "config.worktree"), why: "git config.worktree", key: ProtectConfig},
+	}
+	if inWriteGrant(cd, grants) {
+		out = append(out, gitDirWants(cd)...)
+	}
+	return out
+}
+
+// readGitPointer reads the first line of a `.git` file (prefix "gitdir: ")
+// or a commondir file (no prefix) and resolves the path it names, relative
+// to the file's directory, to its real path.
+func readGitPointer(file, prefix string) (string, bool) {
+	f, err := openNoFollow(file)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
+	if err != nil && line == "" {
+		return "", false
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if !strings.HasPrefix(line, prefix) || len(line) == len(prefix) {
+		return "", false
+	}
+	p := line[len(prefix):]
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(file), p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	return real, err == nil
+}
+
+func inWriteGrant(p string, grants []Grant) bool {
+	g, ok := innermostGrant(grants, p)
+	return ok && g.Write
+}
+
+// moduleGitDirs finds submodule git directories (those holding HEAD) under
+// dir, nested ones included, without following symlinks; at most
+// maxModules directories are looked at.
+func moduleGitDirs(dir string) []string {
+	var out []string
+	seen := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if seen++; seen > maxModules {
+			return filepath.SkipAll
+		}
+		if p == dir {
+			return nil
+		}
+		if fi, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+		}
+		switch d.Name() {
+		case "objects", "refs", "logs", "hooks", "info", "worktrees":
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out
+}

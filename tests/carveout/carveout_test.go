@@ -1,0 +1,223 @@
+//go:build integration
+
+package carveout
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// prelude: `yes NAME CMD` expects CMD to succeed, `no NAME CMD` to fail;
+// each prints "ok NAME" or "BAD NAME: ...".
+const prelude = `
+yes() { if out=$(eval "$2" 2>&1); then echo "ok $1"; else echo "BAD $1: expected success: $2: $out"; fi; }
+no()  { if out=$(eval "$2" 2>&1); then echo "BAD $1: expected failure: $2: $out"; else echo "ok $1"; fi; }
+G='git -c user.email=m@acbox -c user.name=member'
+`
+
+// newRepo makes a git repository with one commit and a build.sh, owned by
+// the mode's user.
+func newRepo(t *testing.T, m mode) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(root, strings.ReplaceAll(t.Name(), "/", "_")+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main", "."},
+		{"-c", "user.email=u@acbox", "-c", "user.name=u", "commit", "-q", "--allow-empty", "-m", "init"},
+	} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "build.sh"), []byte("echo build\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, m.uid, m.gid) })
+	return dir
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs acbox in mode m from "/" and waits (at most 60s).
+func run(t *testing.T, m mode, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, acboxBin, args...)
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + m.home, "LANG=C.UTF-8"}
+	cmd.Dir = "/"
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: m.cred}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("acbox %q timed out\n%s", args, errb.String())
+	}
+	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
+}
+
+// probe runs a prelude script in a sandbox with write access to repo (cwd
+// repo) and the extra flags, and fails on each BAD line.
+func probe(t *testing.T, m mode, repo string, flags []string, script string) {
+	t.Helper()
+	args := append(append([]string{"run", "-w", repo, "--cwd", repo}, flags...), "--", "sh", "-c", prelude+script)
+	r := run(t, m, args...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	checks, seen := 0, 0
+	for _, l := range strings.Split(script, "\n") {
+		if strings.HasPrefix(l, "yes ") || strings.HasPrefix(l, "no ") {
+			checks++
+		}
+	}
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "BAD ") {
+			t.Error(strings.TrimPrefix(l, "BAD "))
+		}
+		if strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "BAD ") {
+			seen++
+		}
+	}
+	if seen != checks {
+		t.Errorf("%d of %d checks reported\nstdout:\n%s\nstderr:\n%s", seen, checks, r.stdout, r.stderr)
+	}
+}
+
+func mustNotExist(t *testing.T, p string) {
+	t.Helper()
+	if _, err := os.Lstat(p); err == nil {
+		t.Errorf("%s exists on the host", p)
+	}
+}
+
+// TestGitCarveouts: with --write REPO the member commits, but cannot
+// write, replace or move the hooks, the config or .git itself.
+func TestGitCarveouts(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		repo := newRepo(t, m)
+		probe(t, m, repo, nil, `
+yes commit            '$G commit -q --allow-empty -m inside'
+yes log               'test "$(git log --format=%s -1)" = inside'
+yes write-elsewhere   'echo x > notes.txt && echo x > .git/description'
+no  hook-create       'echo "#!/bin/sh" > .git/hooks/pre-commit'
+no  hook-chmod        'chmod +x .git/hooks/pre-commit.sample'
+no  hooks-remove      'rm -rf .git/hooks'
+no  hooks-rename      'mv .git/hooks .git/hooks.old'
+no  config-write      'echo "[core] hooksPath=/tmp" >> .git/config'
+no  config-git        '$G config core.hooksPath /tmp'
+no  config-rename     'mv .git/config .git/config.old'
+no  dotgit-rename     'mv .git .git.old'
+yes build-writable    'echo "echo planted" >> build.sh'
+`)
+		mustNotExist(t, filepath.Join(repo, ".git/hooks/pre-commit"))
+		if b, _ := os.ReadFile(filepath.Join(repo, ".git/config")); strings.Contains(string(b), "hooksPath") {
+			t.Errorf(".git/config was changed on the host:\n%s", b)
+		}
+	})
+}
+
+// TestUnprotectConfig: --unprotect .git/config makes the config writable;
+// the hooks stay read-only.
+func TestUnprotectConfig(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		repo := newRepo(t, m)
+		probe(t, m, repo, []string{"--unprotect", ".git/config"}, `
+yes config-git   '$G config acbox.test yes'
+no  hook-create  'echo x > .git/hooks/pre-commit'
+`)
+		if b, _ := os.ReadFile(filepath.Join(repo, ".git/config")); !strings.Contains(string(b), "test = yes") {
+			t.Errorf(".git/config was not written through --unprotect:\n%s", b)
+		}
+	})
+}
+
+// TestProtectFile: --protect build.sh keeps that file read-only.
+func TestProtectFile(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		repo := newRepo(t, m)
+		probe(t, m, repo, []string{"--protect", "build.sh"}, `
+no  build-write   'echo "echo planted" >> build.sh'
+no  build-replace 'rm -f build.sh'
+no  build-rename  'mv build.sh b.sh'
+yes build-read    'grep -qx "echo build" build.sh'
+yes other-write   'echo x > other.sh'
+`)
+		if b, _ := os.ReadFile(filepath.Join(repo, "build.sh")); string(b) != "echo build\n" {
+			t.Errorf("build.sh changed on the host: %q", b)
+		}
+	})
+}
+
+// TestExitScanReport: the report lists the FIFO, the symlink out of the
+// grants and the setuid file the member made, and nothing that was there
+// before.
+func TestExitScanReport(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		repo := newRepo(t, m)
+		os.Symlink("/etc/hostname", filepath.Join(repo, "old-link"))
+		os.Lchown(filepath.Join(repo, "old-link"), m.uid, m.gid)
+		report := filepath.Join(repo, ".git", "acbox-report.json")
+		r := run(t, m, "run", "-w", repo, "--cwd", repo, "--report", report, "--", "sh", "-c",
+			`mkfifo fifo && ln -s /etc/passwd passwd && ln -s build.sh inside-link && cp build.sh suid && chmod 4755 suid && mkdir d && cp build.sh d/sgid && chmod 2755 d/sgid`)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		var rep struct {
+			Mounts []struct {
+				Kind, Target string
+			} `json:"mounts"`
+			ExitScan *struct {
+				NewSetuid       []string `json:"new_setuid"`
+				NewDevices      []string `json:"new_devices"`
+				NewFifos        []string `json:"new_fifos"`
+				OutsideSymlinks []string `json:"outside_symlinks"`
+				Truncated       bool     `json:"truncated"`
+				Cap             int      `json:"cap"`
+			} `json:"exit_scan"`
+		}
+		b, err := os.ReadFile(report)
+		if err == nil {
+			err = json.Unmarshal(b, &rep)
+		}
+		if err != nil || rep.ExitScan == nil {
+			t.Fatalf("report: %v\n%s", err, b)
+		}
+		s := rep.ExitScan
+		want := func(what string, got []string, w ...string) {
+			if strings.Join(got, "|") != strings.Join(w, "|") {
+				t.Errorf("%s: got %q, want %q", what, got, w)
+			}
+		}
+		want("new_setuid", s.NewSetuid, filepath.Join(repo, "d/sgid"), filepath.Join(repo, "suid"))
+		want("new_fifos", s.NewFifos, filepath.Join(repo, "fifo"))
+		want("outside_symlinks", s.OutsideSymlinks, filepath.Join(repo, "passwd")+" -> /etc/passwd")
+		want("new_devices", s.NewDevices)
+		if s.Truncated || s.Cap != 100000 {
+			t.Errorf("truncated %v cap %d", s.Truncated, s.Cap)
+		}
+		kinds := map[string]bool{}
+		for _, mr := range rep.Mounts {
+			if mr.Kind == "protect" {
+				kinds[strings.TrimPrefix(mr.Target, repo+"/")] = true
+			}
+		}
+		if !kinds[".git/hooks"] || !kinds[".git/config"] {
+			t.Errorf("report mounts lack the protect records: %v", kinds)
+		}
+	})
+}
