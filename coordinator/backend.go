@@ -22,6 +22,10 @@ type LaunchIO struct {
 	Stdin, Stdout, Stderr *os.File
 	// ProxySocket is the egress proxy's Unix socket (proxy mode only).
 	ProxySocket string
+	// RunDir is the sandbox's private run directory (StateDir/run/ID),
+	// which the registry's gc removes when the owner is gone; a backend
+	// keeps its own sockets there. Empty: the backend's default.
+	RunDir string
 	// OnReady is called once the member runs, before its first instruction
 	// is guaranteed to have executed, with the enforcement report.
 	OnReady func(Started)

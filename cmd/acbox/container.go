@@ -25,6 +25,7 @@ type ContainerInitCmd struct {
 	Gate    string   `required:"" placeholder:"SOCKET" help:"The start gate's Unix socket."`
 	Token   string   `required:"" help:"This sandbox's one-time gate token."`
 	Proxy   string   `placeholder:"SOCKET" help:"The egress proxy's Unix socket (proxy mode)."`
+	Data    uint64   `name:"data-limit" placeholder:"BYTES" help:"RLIMIT_DATA for the member (0: none)."`
 	Command []string `arg:"" passthrough:"" help:"The member's command, after --."`
 }
 
@@ -51,13 +52,15 @@ func (c *ContainerInitCmd) Run(s *Streams) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
 	}
-	return runMember(cmd, rel)
+	return runMember(cmd, rel, c.Data)
 }
 
-// runMember starts the member with exactly the released environment,
-// passes signals on, kills it when the parent is gone, and exits with its
-// status (128+N for signal N).
-func runMember(argv []string, rel *bridge.Released) error {
+// runMember starts the member with exactly the released environment and
+// RLIMIT_DATA at data (as the native backend does: the cgroup charges pages
+// only when touched, the rlimit refuses a large mapping up front), passes
+// signals on, kills it when the parent is gone, and exits with its status
+// (128+N for signal N).
+func runMember(argv []string, rel *bridge.Released, data uint64) error {
 	env := rel.Env
 	path, err := lookPath(argv[0], env)
 	if err != nil {
@@ -68,7 +71,7 @@ func runMember(argv []string, rel *bridge.Released) error {
 	sigs := make(chan os.Signal, 16)
 	fwd := []os.Signal{unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGINT}
 	signal.Notify(sigs, fwd...)
-	if err := m.Start(); err != nil {
+	if err := startWithData(m, data); err != nil {
 		fmt.Fprintf(os.Stderr, "acbox: %s: %v\n", argv[0], err)
 		return exitError{code: 126}
 	}
@@ -94,6 +97,25 @@ func runMember(argv []string, rel *bridge.Released) error {
 		return exitError{code: 128 + int(ws.Signal())}
 	}
 	return exitError{code: ws.ExitStatus()}
+}
+
+// startWithData starts m with RLIMIT_DATA at limit, and restores the
+// init's own limit right after, so that its Go heap keeps room (rlimits
+// are per process, so no thread needs locking).
+func startWithData(m *exec.Cmd, limit uint64) error {
+	if limit == 0 {
+		return m.Start()
+	}
+	var old unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_DATA, &old); err != nil {
+		return os.NewSyscallError("getrlimit", err)
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: limit, Max: old.Max}); err != nil {
+		return os.NewSyscallError("setrlimit RLIMIT_DATA", err)
+	}
+	err := m.Start()
+	unix.Setrlimit(unix.RLIMIT_DATA, &old)
+	return err
 }
 
 // lookPath finds file on the member's PATH.

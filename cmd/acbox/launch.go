@@ -93,7 +93,7 @@ func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.E
 		return nil, err
 	}
 	defer proxy.stop()
-	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(),
+	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(), RunDir: dir,
 		OnReady: func(st coordinator.Started) {
 			recordHelper(st.ID, st.Pid)
 			events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,

@@ -20,7 +20,9 @@ type Backend struct {
 	// Exe is the static acbox binary bound into the container as its init;
 	// empty: this process's own executable.
 	Exe string
-	// RunDir is where the start gate's private directory is made; empty:
+	// RunDir is where the start gate's private directory is made when the
+	// launch names no run directory (LaunchIO.RunDir, which wins, so that
+	// the registry's gc removes a gate left by a killed acbox); empty:
 	// os.TempDir(). The Docker daemon must see it at the same path.
 	RunDir string
 	// Hooks are test seams; all nil in production.
@@ -93,7 +95,7 @@ func (b Backend) prepare(ctx context.Context, c *client.Client, p *coordinator.P
 	if err != nil {
 		return nil, err
 	}
-	g, err := newGate(b.runDir())
+	g, err := newGate(b.runDir(lio))
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +151,10 @@ func proxySocket(p *coordinator.Plan, sock string) (string, error) {
 	return real, nil
 }
 
-func (b Backend) runDir() string {
+func (b Backend) runDir(lio coordinator.LaunchIO) string {
+	if lio.RunDir != "" {
+		return lio.RunDir
+	}
 	if b.RunDir != "" {
 		return b.RunDir
 	}

@@ -2,6 +2,7 @@ package docker
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,6 +62,17 @@ func TestTamperedContainerRefused(t *testing.T) {
 			i.HostConfig.SecurityOpt = append(i.HostConfig.SecurityOpt, "seccomp=unconfined")
 		}},
 		{"no nnp", "security options", func(i *container.InspectResponse) { i.HostConfig.SecurityOpt = nil }},
+		{"docker's seccomp profile", "security options", func(i *container.InspectResponse) {
+			i.HostConfig.SecurityOpt = []string{"no-new-privileges"}
+		}},
+		{"other seccomp profile", "security options", func(i *container.InspectResponse) {
+			i.HostConfig.SecurityOpt = []string{"no-new-privileges", "seccomp={}"}
+		}},
+		{"sys unmasked", "masked paths", func(i *container.InspectResponse) {
+			i.HostConfig.MaskedPaths = slices.DeleteFunc(slices.Clone(maskedPaths), func(p string) bool { return p == "/sys" })
+		}},
+		{"masks off", "masked paths", func(i *container.InspectResponse) { i.HostConfig.MaskedPaths = nil }},
+		{"proc sys writable", "read-only paths", func(i *container.InspectResponse) { i.HostConfig.ReadonlyPaths = nil }},
 		{"rw root", "writable", func(i *container.InspectResponse) { i.HostConfig.ReadonlyRootfs = false }},
 		{"pid host", "pid namespace", func(i *container.InspectResponse) { i.HostConfig.PidMode = "host" }},
 		{"ipc host", "ipc namespace", func(i *container.InspectResponse) { i.HostConfig.IpcMode = "host" }},

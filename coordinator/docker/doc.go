@@ -30,7 +30,8 @@
 // [LabelOwnerStart], [LabelOwnerPidNS] and [LabelUID]. Images that declare
 // volumes or ports are refused. Inspection compares the daemon's view with
 // the request and refuses any difference: network, ports, privileged,
-// capabilities, security options, namespace modes, devices, device
+// capabilities, security options (the exact seccomp profile), masked and
+// read-only paths, namespace modes, devices, device
 // requests, groups, volumes-from, image volumes, mounts (type, source,
 // target, mode), the tmpfs set, user, limits, restart policy, log driver,
 // command, working directory and labels. Network and ports are checked
@@ -42,7 +43,8 @@
 // running the hidden command container-init. In proxy mode it relays
 // 127.0.0.1:3128 to the egress proxy's socket, bound read-only from its
 // private directory. It then connects once to the gate, a Unix socket in a
-// private directory (0700) bound read-only, and presents the random token
+// private directory (0700, in the sandbox's run directory, which gc removes
+// if acbox is killed) bound read-only, and presents the random token
 // from its command line. The parent accepts one connection only, closes the
 // listener, checks and forgets the token, asks for the dev/ino of every
 // bind target (opened O_PATH|O_NOFOLLOW inside), compares each with the
@@ -65,8 +67,12 @@
 //   - No Landlock: the report says "landlock: not available in the docker
 //     backend; the container's read-only root and binds are the file
 //     boundary" (requested false, so not a shortfall).
-//   - Seccomp and AppArmor are docker's defaults, as the runtime provides
-//     them; the report records the init's Seccomp mode and LSM label.
+//   - Seccomp is acbox's profile: docker's default narrowed by the native
+//     policy (seccomp.go), x86_64 only, so 32-bit x86 programs are killed.
+//     The report carries its digest ([ProfileDigest]). AppArmor is
+//     docker's default, as the runtime provides it.
+//   - Docker's /sys, /dev/mqueue and /etc/resolv.conf cannot be left out,
+//     only masked; /etc/hosts and /etc/hostname are docker's.
 //   - Binds are non-recursive: a mount beneath a grant is not visible
 //     (API 1.41 cannot make a recursive bind read-only throughout).
 //   - --net host is refused; network none is the only mode besides proxy.

@@ -33,11 +33,31 @@ func (h *held) close() {
 
 // holdSources opens the source of every bind in s O_PATH|O_NOFOLLOW and
 // requires that what was opened is still the canonical path (O_NOFOLLOW
-// alone protects only the last component).
+// alone protects only the last component). Grants and directory mounts are
+// opened O_DIRECTORY too, and a grant must still be the directory the plan
+// was made for: a grant swapped for a symlink or another directory is
+// refused here, as the native backend refuses it (exit 125), before
+// anything is created.
 func holdSources(s *setup) (*held, error) {
 	h := &held{idents: map[string]ident{}}
+	grants := map[string]coordinator.Grant{}
+	for _, g := range s.plan.Grants {
+		grants[g.Path] = g
+	}
+	dirs := map[string]bool{}
+	for _, m := range s.plan.Mounts {
+		dirs[m.Target] = m.Kind == "dir"
+	}
 	for _, m := range s.binds {
-		id, err := h.open(m.Source)
+		g, isGrant := grants[m.Target]
+		flags := 0
+		if isGrant || dirs[m.Target] {
+			flags = unix.O_DIRECTORY
+		}
+		id, err := h.open(m.Source, flags)
+		if err == nil && isGrant {
+			err = matchPlan(g, id)
+		}
 		if err != nil {
 			h.close()
 			return nil, err
@@ -47,8 +67,17 @@ func holdSources(s *setup) (*held, error) {
 	return h, nil
 }
 
-func (h *held) open(path string) (ident, error) {
-	fd, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+// matchPlan is nsjail/open_linux.go's: the grant opened is the directory
+// the plan recorded, when it recorded one.
+func matchPlan(g coordinator.Grant, got ident) error {
+	if g.Ino == 0 || (got.Dev == g.Dev && got.Ino == g.Ino) {
+		return nil
+	}
+	return &coordinator.RefusedError{Subject: g.Path, Why: fmt.Sprintf("is not the directory that was planned (dev/ino %d/%d, planned %d/%d): it was replaced", got.Dev, got.Ino, g.Dev, g.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
+}
+
+func (h *held) open(path string, flags int) (ident, error) {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC|flags, 0)
 	if err != nil {
 		return ident{}, &coordinator.RefusedError{Subject: path, Why: "cannot be opened without following symlinks: " + err.Error(), Instead: "grant the real directory, not a symlink"}
 	}

@@ -26,6 +26,7 @@ func (l *launch) report(in container.InspectResponse, got bridge.GateIdents, hos
 		Limits: map[string]string{
 			"memory": strconv.FormatInt(l.s.plan.Limits.Memory, 10) + " (cgroup, no swap)",
 			"pids":   strconv.Itoa(l.s.plan.Limits.Pids) + " (cgroup)",
+			"data":   strconv.FormatInt(l.s.plan.Limits.Memory, 10) + " (RLIMIT_DATA of the member, set by acbox's init)",
 		},
 		PhasesMS: map[string]float64{"start_to_release": msSince(l.begin)},
 	}
@@ -41,8 +42,8 @@ func (l *launch) report(in container.InspectResponse, got bridge.GateIdents, hos
 		{Name: "read_only_root", Requested: true, Enforced: in.HostConfig.ReadonlyRootfs},
 		{Name: "mounts", Requested: true, Enforced: true, Why: "every bind's dev/ino checked after start (" + verified + ")"},
 		{Name: "pid_namespace", Requested: true, Enforced: in.HostConfig.PidMode == "", Why: "docker's init as pid 1"},
-		{Name: "limits", Requested: true, Enforced: true, Why: "memory and pids by the container's cgroup"},
-		{Name: "seccomp", Requested: true, Enforced: self.Seccomp == "2", Why: "docker's default seccomp profile (Seccomp: " + self.Seccomp + ")"},
+		{Name: "limits", Requested: true, Enforced: true, Why: "memory and pids by the container's cgroup; RLIMIT_DATA per process"},
+		{Name: "seccomp", Requested: true, Enforced: self.Seccomp == "2", Why: "acbox's profile (docker's default narrowed to acbox's native policy, x86_64 only) " + ProfileDigest() + " (Seccomp: " + self.Seccomp + ")"},
 		{Name: "apparmor", Requested: false, Enforced: self.AppArmor != "" && self.AppArmor != "unconfined", Why: "as the container runtime provides it: " + orNone(self.AppArmor)},
 		{Name: "landlock", Requested: false, Enforced: false, Why: landlockWhy},
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -35,6 +36,30 @@ const (
 	LabelUID        = "acbox.uid"
 	labelUser       = "acbox.label."
 )
+
+// maskedPaths are hidden by runc after every mount is made: a directory
+// under an empty read-only tmpfs, a file under /dev/null. They are docker's
+// defaults for /proc, and three of acbox's own, for what docker always
+// mounts and the native sandbox does not have:
+//
+//   - /sys: docker mounts a read-only sysfs (with the cgroup file system
+//     beneath); the native sandbox has no /sys. Masking /sys itself also
+//     hides docker's default masks beneath it (/sys/firmware,
+//     /sys/devices/virtual/powercap).
+//   - /dev/mqueue: the container's (private) POSIX message queue file
+//     system; the directory stays, empty.
+//   - /etc/resolv.conf: docker's copy of the host's; with network none the
+//     member has no resolver to reach, and the file would show the host's
+//     name servers and search domains.
+var maskedPaths = []string{"/proc/asound", "/proc/acpi", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
+	"/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/proc/scsi", "/sys", "/dev/mqueue", "/etc/resolv.conf"}
+
+// readonlyPaths are docker's defaults, set explicitly so that inspection
+// can require them.
+var readonlyPaths = []string{"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"}
+
+// securityOpts: no_new_privs, and acbox's seccomp profile (seccomp.go).
+func securityOpts() []string { return []string{"no-new-privileges", seccompOpt()} }
 
 // setup is everything the container configuration is built from: the plan
 // and what the parent prepared for it. Built once; the create request and
@@ -126,6 +151,9 @@ func (s *setup) labelSet() map[string]string {
 // member's command, which it runs only after release.
 func (s *setup) cmd() []string {
 	c := []string{InitCommand, "--gate", gateSocket, "--token", s.token}
+	if s.plan.Limits.Memory > 0 {
+		c = append(c, "--data-limit", strconv.FormatInt(s.plan.Limits.Memory, 10))
+	}
 	if s.proxy != "" {
 		c = append(c, "--proxy", s.proxyTarget())
 	}
@@ -153,7 +181,8 @@ func (s *setup) config() (*container.Config, *container.HostConfig) {
 	hc := &container.HostConfig{
 		NetworkMode: "none", RestartPolicy: container.RestartPolicy{Name: container.RestartPolicyDisabled},
 		AutoRemove: true, LogConfig: container.LogConfig{Type: "none"},
-		CapDrop: []string{"ALL"}, SecurityOpt: []string{"no-new-privileges"}, ReadonlyRootfs: true,
+		CapDrop: []string{"ALL"}, SecurityOpt: securityOpts(), ReadonlyRootfs: true,
+		MaskedPaths: slices.Clone(maskedPaths), ReadonlyPaths: slices.Clone(readonlyPaths),
 		IpcMode: "private", CgroupnsMode: container.CgroupnsModePrivate, Init: &yes,
 		Mounts: cloneMounts(s.binds), Tmpfs: maps.Clone(s.tmpfs),
 		Resources: container.Resources{Memory: p.Limits.Memory, MemorySwap: p.Limits.Memory, PidsLimit: &pids},

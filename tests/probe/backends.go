@@ -20,7 +20,7 @@ const (
 	WhyInit     = "pid 1 is docker's init"
 	WhyLandlock = "no Landlock in the docker backend"
 	WhyUserns   = "no user namespace (rootful daemon)"
-	WhySeccomp  = "seccomp is docker's default profile"
+	WhyMounts   = "docker's own mounts"
 )
 
 // Differences is every explained difference between the backends, in the
@@ -29,7 +29,7 @@ const (
 // one backend and fails on the other while not listed here is a finding.
 var Differences = []Difference{
 	{"proc.pid1-environ", WhyInit, "pid 1 holds no more than the member; acbox's init's environ is unreadable"},
-	{"proc.pid1-fd", WhyInit, "pid 1 holds no more than the member; acbox's init's fd directory cannot be listed"},
+	{"proc.pid1-fd", WhyInit + "; " + WhyUserns, "pid 1 holds no more than the member; acbox's init's fd directory cannot be listed, or as uid 0 shows numbers only"},
 	{"proc.pid1-fd-open", WhyInit, "pid 1 holds no more than the member; none of acbox's init's descriptors can be read through /proc"},
 	{"proc.pid1-mem", WhyInit, "pid 1 holds no more than the member; acbox's init's memory cannot be opened"},
 	{"proc.pid1-root", WhyInit, "pid 1 holds no more than the member; acbox's init's root cannot be listed"},
@@ -37,15 +37,10 @@ var Differences = []Difference{
 	{"proc.signal-pid1", WhyInit + "; " + WhyLandlock, "pid 1, which the member may signal, holds no more than the member"},
 	{"proc.kill-pid1", WhyInit, "kill(1, SIGKILL) does not end the sandbox (destructive, --all only)"},
 	{"kernel.landlock-domain", WhyLandlock, "recorded as info, not a verdict"},
+	{"fs.devices", WhyMounts, "as native, and /dev/mqueue is an empty read-only tmpfs (masked)"},
+	{"info.mountinfo", WhyMounts, "also docker's /sys (masked), /etc/hosts, /etc/hostname and /etc/resolv.conf (masked, empty)"},
 	{"info.uid-map", WhyUserns, "uid is the caller's, no group but the caller's own gid, uid_map is the initial namespace's"},
 	{"term.new-session", WhyInit, "the member's session is led by pid 1, inside the container"},
-	{"term.tiocsti-stdio", WhySeccomp, "the ioctl fails, with any errno"},
-	{"term.tiocsti-high-bits", WhySeccomp, "the ioctl fails, with any errno"},
-	{"term.tioclinux-stdio", WhySeccomp, "the ioctl fails, with any errno"},
-	{"kernel.io-uring-setup", WhySeccomp, "passes when refused; info when the call reaches the kernel"},
-	{"net.netlink-non-route", WhySeccomp, "NETLINK_ROUTE works; the other protocols are recorded as info"},
-	{"net.mptcp", WhySeccomp + "; " + WhyLandlock, "an MPTCP connection to the runner's loopback listener fails"},
-	{"net.socket-families", WhySeccomp, "every other family fails, with any errno"},
 }
 
 // Explained reports whether id is listed in Differences.

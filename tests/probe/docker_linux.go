@@ -15,7 +15,7 @@ import (
 func dockerVariants() map[string]*Variant {
 	return map[string]*Variant{
 		"proc.pid1-environ":      initProbe("/environ", "reading acbox's init's environment", readAll),
-		"proc.pid1-fd":           initProbe("/fd", "listing acbox's init's descriptors", readDir),
+		"proc.pid1-fd":           {Expect: "listing acbox's init's descriptors (/proc/<init>/fd) fails, or as uid 0 shows numbers only (none can be read or opened); pid 1 holds no more than the member", Run: initFdList},
 		"proc.pid1-mem":          initProbe("/mem", "opening acbox's init's memory", readAll),
 		"proc.pid1-root":         initProbe("/root", "listing acbox's init's root", readDir),
 		"proc.pid1-fd-open":      {Expect: "none of acbox's init's descriptors 0-63 can be read through /proc; pid 1 holds no more than the member", Run: initFdOpen},
@@ -23,15 +23,10 @@ func dockerVariants() map[string]*Variant {
 		"proc.signal-pid1":       {Expect: "pid 1 (docker's init), which the member may signal, holds no more than the member", Run: signalDockerInit},
 		"proc.kill-pid1":         {Expect: "kill(1, SIGKILL) does not end the sandbox: the pid namespace protects its init", Run: killDockerInit},
 		"kernel.landlock-domain": {Expect: "Landlock is not applied (recorded, not a verdict)", Run: noLandlock},
+		"fs.devices":             {Expect: "as native, and /dev/mqueue is docker's, masked: an empty read-only tmpfs", Run: devicesDocker},
+		"info.mountinfo":         {Expect: "every mount point is the plan's or one of docker's own, each masked or minimal: /sys (empty read-only tmpfs), /etc/hosts, /etc/hostname, /etc/resolv.conf (empty)", Run: mountinfoDocker},
 		"info.uid-map":           {Expect: "no user namespace; uid and gid are the caller's and no other group is held", Run: dockerIDs},
 		"term.new-session":       {Expect: "the member's session is led by pid 1, inside the container", Run: containerSession},
-		"term.tiocsti-stdio":     {Expect: "ioctl(TIOCSTI) on fds 0, 1, 2 fails", Run: ioctlFails(unix.TIOCSTI)},
-		"term.tiocsti-high-bits": {Expect: "ioctl(0x1_00005412) on fds 0, 1, 2 fails", Run: ioctlFails(tiocstiHigh)},
-		"term.tioclinux-stdio":   {Expect: "ioctl(TIOCLINUX) on fds 0, 1, 2 fails", Run: ioctlFails(unix.TIOCLINUX)},
-		"kernel.io-uring-setup":  {Expect: "io_uring_setup is refused, or reaches the kernel under docker's profile (recorded)", Run: ioUringDocker},
-		"net.netlink-non-route":  {Expect: "NETLINK_ROUTE works; the other protocols are recorded", Run: netlinkDocker},
-		"net.mptcp":              {Expect: "an MPTCP connection to the runner's 127.0.0.1 listener fails", Run: mptcpDocker},
-		"net.socket-families":    {Expect: "sockets of families other than unix, inet, inet6, netlink cannot be created", Run: familiesDocker},
 	}
 }
 
@@ -215,58 +210,4 @@ func containerSession(*Env) Outcome {
 	}
 	// 0: the leader is outside this pid namespace.
 	return failf("session %d is led outside the container", sid)
-}
-
-func ioctlFails(req uint64) func(*Env) Outcome { return ioctlEach(req, expectDenied) }
-
-func ioUringDocker(*Env) Outcome {
-	err := raw(unix.SYS_IO_URING_SETUP, 1, 0)
-	switch e := errnoOf(err); {
-	case err == nil:
-		return infof("io_uring_setup succeeded: docker's profile allows io_uring")
-	case e == unix.EPERM || e == unix.ENOSYS:
-		return passf("io_uring_setup: %s", errnoName(e))
-	default:
-		return infof("io_uring_setup reached the kernel (%s): docker's profile allows io_uring", short(err))
-	}
-}
-
-func netlinkDocker(*Env) Outcome {
-	if err := socket(unix.AF_NETLINK, unix.SOCK_RAW, unix.NETLINK_ROUTE); err != nil {
-		return failf("NETLINK_ROUTE refused (%s): net.Interfaces and ip break", short(err))
-	}
-	var made []string
-	for _, p := range []struct {
-		n     string
-		proto int
-	}{{"SOCK_DIAG", unix.NETLINK_SOCK_DIAG}, {"AUDIT", unix.NETLINK_AUDIT}, {"KOBJECT_UEVENT", unix.NETLINK_KOBJECT_UEVENT},
-		{"NETFILTER", unix.NETLINK_NETFILTER}, {"XFRM", unix.NETLINK_XFRM}} {
-		if err := socket(unix.AF_NETLINK, unix.SOCK_RAW, p.proto); err != nil {
-			made = append(made, p.n+" "+short(err))
-		} else {
-			made = append(made, p.n+" created")
-		}
-	}
-	return infof("NETLINK_ROUTE works; %s", strings.Join(made, ", "))
-}
-
-func mptcpDocker(e *Env) Outcome {
-	if e.TCPPort == 0 {
-		return skipf("the runner named no listener")
-	}
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, unix.IPPROTO_MPTCP)
-	if err != nil {
-		return passf("socket(MPTCP): %s", short(err))
-	}
-	defer unix.Close(fd)
-	err = unix.Connect(fd, &unix.SockaddrInet4{Port: e.TCPPort, Addr: [4]byte{127, 0, 0, 1}})
-	return expectDenied(fmt.Sprintf("MPTCP connect 127.0.0.1:%d", e.TCPPort), err)
-}
-
-func familiesDocker(*Env) Outcome {
-	var outs []Outcome
-	for _, f := range otherFamilyList {
-		outs = append(outs, expectDenied(f.n, socket(f.fam, f.typ, 0)))
-	}
-	return worst(outs...)
 }

@@ -205,7 +205,10 @@ var (
 
 // devices checks the listing when /dev can be read, and stats the known
 // dangerous nodes by name either way (Landlock may refuse the listing).
-func devices(*Env) Outcome {
+func devices(*Env) Outcome { return devicesAllowing() }
+
+// devicesAllowing is devices with extra names allowed in the listing.
+func devicesAllowing(extra ...string) Outcome {
 	var bad []string
 	for _, n := range devBad {
 		if _, err := os.Lstat("/dev/" + n); err == nil {
@@ -214,7 +217,7 @@ func devices(*Env) Outcome {
 	}
 	ents, lerr := os.ReadDir("/dev")
 	for _, d := range ents {
-		if !slices.Contains(devAllowed, d.Name()) && !slices.Contains(bad, d.Name()) {
+		if !slices.Contains(devAllowed, d.Name()) && !slices.Contains(extra, d.Name()) && !slices.Contains(bad, d.Name()) {
 			bad = append(bad, d.Name())
 		}
 	}

@@ -82,12 +82,27 @@ func idMaps(e *Env) Outcome {
 }
 
 func mountinfo(e *Env) Outcome {
-	f, err := os.Open("/proc/self/mountinfo")
+	if len(e.Mounts) == 0 {
+		return skipf("the runner named no plan mounts")
+	}
+	n, extra, err := mountsOutside(append([]string{"/proc", "/dev"}, e.Mounts...))
 	if err != nil {
 		return errorf("%v", err)
 	}
+	if len(extra) > 0 {
+		return failf("mount points outside the plan: %s", strings.Join(extra, " "))
+	}
+	return passf("%d mounts, all from the plan", n)
+}
+
+// mountsOutside counts the mounts of /proc/self/mountinfo and lists the
+// mount points other than / that are not under one of allowed.
+func mountsOutside(allowed []string) (int, []string, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return 0, nil, err
+	}
 	defer f.Close()
-	allowed := append([]string{"/proc", "/dev"}, e.Mounts...)
 	var extra []string
 	n := 0
 	sc := bufio.NewScanner(f)
@@ -101,13 +116,7 @@ func mountinfo(e *Env) Outcome {
 			extra = append(extra, mp)
 		}
 	}
-	if len(e.Mounts) == 0 {
-		return skipf("the runner named no plan mounts")
-	}
-	if len(extra) > 0 {
-		return failf("mount points outside the plan: %s", strings.Join(extra, " "))
-	}
-	return passf("%d mounts, all from the plan", n)
+	return n, extra, sc.Err()
 }
 
 func unescape(s string) string {

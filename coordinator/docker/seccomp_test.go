@@ -1,0 +1,150 @@
+package docker
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	mobyseccomp "github.com/moby/profiles/seccomp"
+	specs "github.com/opencontainers/runtime-spec/specs-go"
+)
+
+// verdict evaluates the profile for one call the way the merged filter
+// must: an errno rule or an allow rule that matches; never both (the
+// generator keeps them disjoint, which libseccomp needs), else the default.
+func verdict(t *testing.T, p *mobyseccomp.Seccomp, name string, args ...uint64) string {
+	t.Helper()
+	var a [6]uint64
+	copy(a[:], args)
+	var hits []string
+	for _, s := range p.Syscalls {
+		if !slices.Contains(s.Names, name) || !applies(s) || !matches(s.Args, a) {
+			continue
+		}
+		switch {
+		case s.Action == specs.ActAllow:
+			hits = append(hits, "allow")
+		case s.ErrnoRet != nil:
+			hits = append(hits, "errno "+itoa(*s.ErrnoRet))
+		default:
+			hits = append(hits, string(s.Action))
+		}
+	}
+	slices.Sort(hits)
+	hits = slices.Compact(hits)
+	switch len(hits) {
+	case 0:
+		return "errno 1"
+	case 1:
+		return hits[0]
+	}
+	t.Errorf("%s%v: rules overlap with different actions: %v", name, args, hits)
+	return "overlap"
+}
+
+func itoa(n uint) string { b, _ := json.Marshal(n); return string(b) }
+
+func matches(args []specs.LinuxSeccompArg, a [6]uint64) bool {
+	for _, c := range args {
+		v := a[c.Index]
+		switch c.Op {
+		case specs.OpEqualTo:
+			if v != c.Value {
+				return false
+			}
+		case specs.OpMaskedEqual:
+			if v&c.Value != c.ValueTwo {
+				return false
+			}
+		case specs.OpLessThan:
+			if v >= c.Value {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func TestProfileRefusesWhatNativeRefuses(t *testing.T) {
+	p := profile()
+	const (
+		afUnix, afInet, afInet6, afNetlink, afPacket, afVsock, afAlg = 1, 2, 10, 16, 17, 40, 38
+		mptcp                                                        = 262
+	)
+	for _, c := range []struct {
+		name, call string
+		args       []uint64
+		want       string
+	}{
+		{"read", "read", nil, "allow"},
+		{"TCGETS", "ioctl", []uint64{0, 0x5401}, "allow"},
+		{"FIONREAD", "ioctl", []uint64{0, 0x541b}, "allow"},
+		{"TIOCSTI", "ioctl", []uint64{0, 0x5412}, "errno 1"},
+		{"TIOCSTI high bits", "ioctl", []uint64{0, 0x1_00005412}, "errno 1"},
+		{"TIOCLINUX", "ioctl", []uint64{0, 0x541c}, "errno 1"},
+		{"unix", "socket", []uint64{afUnix, 1, 0}, "allow"},
+		{"tcp", "socket", []uint64{afInet, 1, 0}, "allow"},
+		{"tcp6", "socket", []uint64{afInet6, 1, 6}, "allow"},
+		{"mptcp", "socket", []uint64{afInet, 1, mptcp}, "errno 93"},
+		{"mptcp6", "socket", []uint64{afInet6, 1, mptcp}, "errno 93"},
+		{"netlink route", "socket", []uint64{afNetlink, 3, 0}, "allow"},
+		{"netlink sock_diag", "socket", []uint64{afNetlink, 3, 4}, "errno 93"},
+		{"packet", "socket", []uint64{afPacket, 3, 0}, "errno 97"},
+		{"vsock", "socket", []uint64{afVsock, 1, 0}, "errno 97"},
+		{"alg", "socket", []uint64{afAlg, 5, 0}, "errno 97"},
+		{"family high bits", "socket", []uint64{1<<32 | afUnix, 1, 0}, "errno 97"},
+		{"socketpair unix", "socketpair", []uint64{afUnix, 1, 0}, "allow"},
+		{"socketpair vsock", "socketpair", []uint64{afVsock, 1, 0}, "errno 97"},
+		{"socketcall socket", "socketcall", []uint64{1}, "errno 97"},
+		{"socketcall connect", "socketcall", []uint64{3}, "allow"},
+		{"personality linux", "personality", []uint64{0}, "allow"},
+		{"personality query", "personality", []uint64{0xffffffff}, "allow"},
+		{"personality uname26", "personality", []uint64{0x20000}, "errno 1"},
+		{"clone thread", "clone", []uint64{0x3d0f00}, "allow"},
+		{"clone newuser", "clone", []uint64{0x10000000}, "errno 1"},
+		{"clone3", "clone3", nil, "errno 38"},
+		{"keyctl", "keyctl", nil, "errno 1"},
+		{"io_uring_setup", "io_uring_setup", nil, "errno 1"},
+		{"ptrace", "ptrace", nil, "errno 1"},
+		{"userfaultfd", "userfaultfd", nil, "errno 1"},
+		{"unshare", "unshare", nil, "errno 1"},
+	} {
+		if got := verdict(t, p, c.call, c.args...); got != c.want {
+			t.Errorf("%s: %s(%#x) = %s, want %s", c.name, c.call, c.args, got, c.want)
+		}
+	}
+}
+
+// TestProfileAllowsNoHighArgBits: on x86 libseccomp compares the low 32
+// bits only, so an allow rule that needs a high bit set would allow more.
+func TestProfileAllowsNoHighArgBits(t *testing.T) {
+	for _, s := range profile().Syscalls {
+		for _, a := range s.Args {
+			v := a.Value
+			if a.Op == specs.OpMaskedEqual {
+				v = a.ValueTwo
+			}
+			if s.Action == specs.ActAllow && v>>32 != 0 {
+				t.Errorf("%v allows only with high bits set: %+v", s.Names, a)
+			}
+		}
+	}
+}
+
+func TestProfileIsStable(t *testing.T) {
+	if profileJSON() != string(must(json.Marshal(profile()))) {
+		t.Error("the profile is not deterministic")
+	}
+	if len(ProfileDigest()) != len("sha256:")+64 {
+		t.Errorf("digest %q", ProfileDigest())
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
