@@ -41,7 +41,7 @@ integration: build
 # long-lived parent (and 50 docker ones where the daemon is reachable);
 # fails if fds, memory, mounts, processes, registry entries or run files grow.
 soak: build
-	ACBOX_BIN=$(CURDIR)/$(BIN) $(GO) test -tags soak -count=1 -v -timeout 15m ./tests/soak/ | grep -v '^=== '
+	ACBOX_BIN=$(CURDIR)/$(BIN) $(GO) test -tags soak -count=1 -v -timeout 15m ./tests/soak/
 
 selftest: build
 	./$(BIN) selftest
