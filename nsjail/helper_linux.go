@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -19,6 +20,18 @@ import (
 // line or environment a member controls can enter helper mode.
 func IsHelper() bool {
 	return filepath.Base(os.Args[0]) == HelperArg0 && os.Getpid() == 1
+}
+
+// In the sandbox's pid 1 the main goroutine stays on the main thread for
+// good, so the member's restricted thread is never the main thread: Go
+// parks (does not end) a main thread whose locked goroutine exits, and the
+// main thread is the thread group leader, whose credentials decide kill()
+// and ptrace checks against pid 1. A restricted leader would put pid 1 in
+// the member's Landlock domain, and the member could signal it.
+func init() {
+	if IsHelper() {
+		runtime.LockOSThread()
+	}
 }
 
 // HelperMain runs the sandbox's pid 1 and never returns.
