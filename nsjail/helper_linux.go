@@ -1,10 +1,10 @@
 package nsjail
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,12 +60,13 @@ func helperRun(status *os.File) (int, error) {
 	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		return 0, &stepError{step: "close_range", err: err}
 	}
-	cfg, err := readConfig(os.NewFile(fdConfig, "config"))
+	cfgPipe := bufio.NewReader(os.NewFile(fdConfig, "config"))
+	cfg, err := readConfig(cfgPipe)
 	if err != nil {
 		return 0, err
 	}
 	rep := &coordinator.Report{ID: cfg.ID, Backend: "native", PhasesMS: map[string]float64{}, PolicyDigest: cfg.PolicyDigest}
-	sb := &sandbox{cfg: cfg, rep: rep, status: status}
+	sb := &sandbox{cfg: cfg, rep: rep, status: status, release: cfgPipe}
 	if err := sb.setup(); err != nil {
 		return 0, err
 	}
@@ -73,10 +74,10 @@ func helperRun(status *os.File) (int, error) {
 	return sb.run()
 }
 
-func readConfig(f *os.File) (*helperConfig, error) {
-	defer f.Close()
+// readConfig reads the one JSON line of the configuration.
+func readConfig(r *bufio.Reader) (*helperConfig, error) {
 	var cfg helperConfig
-	data, err := io.ReadAll(io.LimitReader(f, 8<<20))
+	data, err := r.ReadBytes('\n')
 	if err == nil {
 		err = json.Unmarshal(data, &cfg)
 	}
@@ -92,8 +93,11 @@ type sandbox struct {
 	rep    *coordinator.Report
 	status *os.File
 	rfs    *rootfs
-	member *os.Process
-	mio    memberIO
+	// release is the rest of the config pipe: one byte once the parent has
+	// placed pid 1 (see launch.release).
+	release *bufio.Reader
+	member  *os.Process
+	mio     memberIO
 }
 
 func (s *sandbox) setup() error {
@@ -127,4 +131,13 @@ func namespaceInodes() map[string]uint64 {
 		}
 	}
 	return out
+}
+
+// awaitRelease blocks until the parent releases the member's start.
+func (s *sandbox) awaitRelease() error {
+	b, err := s.release.ReadByte()
+	if err != nil || b != releaseByte {
+		return &stepError{step: "release", err: fmt.Errorf("the parent did not release the start (%v)", err)}
+	}
+	return nil
 }

@@ -154,6 +154,11 @@ func (l *launch) run() (*Result, error) {
 		return nil, err
 	}
 	if err := l.sendConfig(cfgW); err != nil {
+		cfgW.Close()
+		l.kill()
+		return nil, err
+	}
+	if err := l.release(cfgW); err != nil {
 		l.kill()
 		return nil, err
 	}
@@ -210,20 +215,30 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	if err := <-started; err != nil {
 		return explainStart(err)
 	}
-	// cgroup hook: on v1, move the helper in while it waits for its config.
-	if err := l.cg.place(l.cmd.Process.Pid); err != nil {
-		l.kill()
-		return err
-	}
 	return nil
 }
 
+// sendConfig writes the helper's configuration as one JSON line; the pipe
+// stays open for the release.
 func (l *launch) sendConfig(w *os.File) error {
-	defer w.Close()
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
 		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
 		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != ""}
 	return json.NewEncoder(w).Encode(cfg)
+}
+
+// release lets the helper start the member. The helper builds the sandbox
+// meanwhile; on cgroup v1 the parent places it in its cgroup first, which
+// waits for an RCU grace period (up to about 20 ms here), so doing it while
+// the helper sets up hides most of that wait. A helper that failed has
+// closed its end: the write error is ignored and the status pipe says why.
+func (l *launch) release(w *os.File) error {
+	defer w.Close()
+	if err := l.cg.place(l.cmd.Process.Pid); err != nil { // cgroup hook
+		return err
+	}
+	w.Write([]byte{releaseByte})
+	return nil
 }
 
 func (l *launch) kill() {

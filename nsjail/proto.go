@@ -13,7 +13,7 @@ const HelperArg0 = "acbox-init"
 
 // File descriptors of the helper, in ExtraFiles order.
 const (
-	fdConfig = 3 // read: one JSON helperConfig
+	fdConfig = 3 // read: one JSON helperConfig line, then releaseByte
 	fdStatus = 4 // write: JSON lines of helperMsg
 	// Further descriptors follow in this order when present; their numbers
 	// are in helperConfig: the proxy's socket (O_PATH, proxy mode) and the
@@ -68,3 +68,7 @@ func encodeMsg(m helperMsg) []byte {
 	b, _ := json.Marshal(m)
 	return append(b, '\n')
 }
+
+// releaseByte follows the config on fdConfig once the parent has placed the
+// helper (in its cgroup, where there is one): only then may the member start.
+const releaseByte = 'g'

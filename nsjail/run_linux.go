@@ -24,6 +24,9 @@ func (s *sandbox) run() (int, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return 0, &stepError{step: "prctl(PR_SET_DUMPABLE)", err: err}
 	}
+	if err := s.awaitRelease(); err != nil {
+		return 0, err
+	}
 	if err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup); err != nil {
 		return 0, err
 	}
