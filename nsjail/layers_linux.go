@@ -1,6 +1,8 @@
 package nsjail
 
 import (
+	"time"
+
 	"github.com/acbox/acbox/coordinator"
 )
 
@@ -16,15 +18,19 @@ func applyLayers(cfg *helperConfig, rep *coordinator.Report) error {
 	if err := setNoNewPrivs(); err != nil {
 		return &stepError{step: "no_new_privs", err: err}
 	}
+	t := time.Now()
 	if err := applyLandlock(cfg, rep); err != nil {
 		return err
 	}
+	rep.PhasesMS["landlock"] = ms(time.Since(t))
 	if err := clearThreadCaps(); err != nil {
 		return &stepError{step: "drop capabilities", err: err}
 	}
+	t = time.Now()
 	if err := applySeccomp(cfg, rep); err != nil {
 		return err
 	}
+	rep.PhasesMS["seccomp"] = ms(time.Since(t))
 	recordPrivileges(rep)
 	return nil
 }

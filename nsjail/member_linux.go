@@ -57,6 +57,8 @@ func restrictAndExec(cfg *helperConfig, rep *coordinator.Report, mio memberIO) (
 		Dir: plan.Cwd, Env: env, Files: mio.files,
 		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: mio.ctty, Ctty: 0},
 	}
+	t = time.Now()
+	defer func() { rep.PhasesMS["exec"] = ms(time.Since(t)) }()
 	var p *os.Process
 	err = withDataLimit(uint64(plan.Limits.Memory), func() (err error) {
 		p, err = os.StartProcess(path, plan.Command, attr)

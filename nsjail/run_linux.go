@@ -5,6 +5,7 @@ import (
 	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -35,10 +36,12 @@ func (s *sandbox) run() (int, error) {
 		return 0, err
 	}
 	s.member = p
+	t := time.Now()
 	if err := dropAllThreadsCaps(); err != nil {
 		p.Kill()
 		return 0, &stepError{step: "drop pid 1 capabilities", err: err}
 	}
+	s.rep.PhasesMS["drop_pid1_caps"] = ms(time.Since(t))
 	s.status.Write(encodeMsg(helperMsg{Kind: "ready", Report: s.rep, Pid: p.Pid}))
 	return s.reap(sigs), nil
 }
