@@ -89,8 +89,9 @@ func (s *setup) checkConfig(c *container.Config, add adder) {
 	}
 }
 
-// checkMounts requires exactly the planned binds, with their sources,
-// targets and modes, and nothing else (no volumes, no anonymous mounts).
+// checkMounts requires exactly the planned binds (grants, runtime mounts,
+// carve-outs and acbox's own), with their sources, targets and modes, and
+// nothing else (no volumes, no anonymous mounts).
 func (s *setup) checkMounts(in container.InspectResponse, add adder) {
 	add(mountsEqual(in.HostConfig.Mounts, s.binds), "requested mounts differ from the plan")
 	want := map[string]mount.Mount{}
@@ -98,10 +99,15 @@ func (s *setup) checkMounts(in container.InspectResponse, add adder) {
 		want[m.Target] = m
 	}
 	add(len(in.Mounts) == len(s.binds), "%d mounts, want %d", len(in.Mounts), len(s.binds))
+	seen := map[string]bool{}
 	for _, m := range in.Mounts {
 		w, ok := want[m.Destination]
 		add(ok && m.Type == mount.TypeBind && m.Source == w.Source && m.RW == !w.ReadOnly,
 			"unexpected mount %s %s -> %s (rw=%v)", m.Type, m.Source, m.Destination, m.RW)
+		seen[m.Destination] = true
+	}
+	for _, m := range s.binds {
+		add(seen[m.Target], "the planned mount at %s is missing", m.Target)
 	}
 }
 

@@ -20,7 +20,12 @@ func testSetup() *setup {
 		Grants: []coordinator.Grant{{Path: "/srv/p", Write: true}, {Path: "/srv/docs"}},
 		Mounts: []coordinator.Mount{{Source: "/opt/tool", Target: "/opt/tool", Readonly: true, Kind: "dir"}},
 		Tmpfs:  []coordinator.Tmpfs{{Target: "/tmp", Size: 512 << 20}, {Target: "/home/u", Size: 256 << 20}},
-		Env:    []string{"PATH=/bin", "HOME=/home/u"}, Network: coordinator.Network{Mode: "proxy", Allow: []string{}},
+		Protected: []coordinator.Carveout{
+			{Path: "/srv/p/.git", Grant: "/srv/p", Mode: coordinator.CarvePin, Kind: "dir", Dev: 1, Ino: 2},
+			{Path: "/srv/p/.git/config", Grant: "/srv/p", Mode: coordinator.CarveReadOnly, Kind: "file", Dev: 1, Ino: 3},
+			{Path: "/srv/p/.git/hooks", Grant: "/srv/p", Mode: coordinator.CarveReadOnly, Kind: "dir", Dev: 1, Ino: 4},
+		},
+		Env: []string{"PATH=/bin", "HOME=/home/u"}, Network: coordinator.Network{Mode: "proxy", Allow: []string{}},
 		Limits: coordinator.Limits{Memory: 2 << 30, Pids: 1024},
 	}
 	return newSetup(p, "abc", "img:1", "/usr/bin/acbox", "/run/g", "/run/acbox/x/proxy.sock", "tok", owner{pid: 7, start: "99", pidns: "pid:[1]"})
@@ -95,6 +100,17 @@ func TestTamperedContainerRefused(t *testing.T) {
 		{"mount source moved", "unexpected mount", func(i *container.InspectResponse) { i.Mounts[0].Source = "/etc" }},
 		{"volume type", "unexpected mount", func(i *container.InspectResponse) { i.Mounts[0].Type = mount.TypeVolume }},
 		{"request mount changed", "requested mounts", func(i *container.InspectResponse) { i.HostConfig.Mounts[0].ReadOnly = !i.HostConfig.Mounts[0].ReadOnly }},
+		{"hooks carve-out missing", "mount at /srv/p/.git/hooks is missing", func(i *container.InspectResponse) { dropMount(i, "/srv/p/.git/hooks") }},
+		{"pin missing", "mount at /srv/p/.git is missing", func(i *container.InspectResponse) { dropMount(i, "/srv/p/.git") }},
+		{"hooks carve-out not requested", "requested mounts", func(i *container.InspectResponse) {
+			i.HostConfig.Mounts = slices.DeleteFunc(i.HostConfig.Mounts, func(m mount.Mount) bool { return m.Target == "/srv/p/.git/hooks" })
+		}},
+		{"config carve-out writable", "unexpected mount bind /srv/p/.git/config", func(i *container.InspectResponse) { mountAt(i, "/srv/p/.git/config").RW = true }},
+		{"config carve-out request writable", "requested mounts", func(i *container.InspectResponse) {
+			i.HostConfig.Mounts[slices.IndexFunc(i.HostConfig.Mounts, func(m mount.Mount) bool { return m.Target == "/srv/p/.git/config" })].ReadOnly = false
+		}},
+		{"hooks carve-out from elsewhere", "unexpected mount", func(i *container.InspectResponse) { mountAt(i, "/srv/p/.git/hooks").Source = "/srv/p/hooks" }},
+		{"pin made read-only", "unexpected mount", func(i *container.InspectResponse) { mountAt(i, "/srv/p/.git").RW = false }},
 		{"tmpfs added", "tmpfs", func(i *container.InspectResponse) { i.HostConfig.Tmpfs = map[string]string{"/tmp": "", "/x": ""} }},
 		{"tmpfs options", "tmpfs", func(i *container.InspectResponse) { i.HostConfig.Tmpfs["/tmp"] = "rw,exec" }},
 		{"user root", "user", func(i *container.InspectResponse) { i.Config.User = "0:0" }},
@@ -123,6 +139,45 @@ func TestTamperedContainerRefused(t *testing.T) {
 				t.Errorf("problems %q; want one mentioning %q", p, c.want)
 			}
 		})
+	}
+}
+
+// mountAt is the daemon's record of the mount at target.
+func mountAt(i *container.InspectResponse, target string) *container.MountPoint {
+	return &i.Mounts[slices.IndexFunc(i.Mounts, func(m container.MountPoint) bool { return m.Destination == target })]
+}
+
+// dropMount removes the mount at target from the request and the daemon's
+// mount list, as a daemon that ignored it would report.
+func dropMount(i *container.InspectResponse, target string) {
+	i.Mounts = slices.DeleteFunc(i.Mounts, func(m container.MountPoint) bool { return m.Destination == target })
+	i.HostConfig.Mounts = slices.DeleteFunc(i.HostConfig.Mounts, func(m mount.Mount) bool { return m.Target == target })
+}
+
+// TestCarveoutBinds: each carve-out is a non-recursive bind onto itself,
+// read-only or (a pin) read-write, and every one is held and stat'ed by
+// the gate.
+func TestCarveoutBinds(t *testing.T) {
+	s := testSetup()
+	_, hc := s.config()
+	want := map[string]bool{"/srv/p/.git": false, "/srv/p/.git/config": true, "/srv/p/.git/hooks": true}
+	for _, m := range hc.Mounts {
+		ro, ok := want[m.Target]
+		if !ok {
+			continue
+		}
+		delete(want, m.Target)
+		if m.Source != m.Target || m.ReadOnly != ro || m.Type != mount.TypeBind || !m.BindOptions.NonRecursive {
+			t.Errorf("carve-out bind %+v %+v; want onto itself, read-only %v, non-recursive", m, m.BindOptions, ro)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("carve-outs not bound: %v", want)
+	}
+	for _, p := range []string{"/srv/p/.git", "/srv/p/.git/config", "/srv/p/.git/hooks"} {
+		if !slices.Contains(s.bindTargets(), p) {
+			t.Errorf("the gate does not check %s", p)
+		}
 	}
 }
 

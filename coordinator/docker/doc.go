@@ -26,16 +26,20 @@
 // namespaces; tmpfs /tmp (mode 1777), the home and any extra tmpfs (0700),
 // all owned by the user; memory with no swap and pids limits; healthcheck
 // off; the grants and runtime mounts bound at their paths, read-only where
-// the plan says, non-recursively; labels [LabelID], [LabelOwnerPid],
-// [LabelOwnerStart], [LabelOwnerPidNS] and [LabelUID]. Images that declare
-// volumes or ports are refused. Inspection compares the daemon's view with
-// the request and refuses any difference: network, ports, privileged,
-// capabilities, security options (the exact seccomp profile), masked and
-// read-only paths, namespace modes, devices, device
+// the plan says, non-recursively; the carve-outs of the write grants
+// (coordinator/protect.go: git hooks and config by default) bound onto
+// themselves, read-only, with the directories above them pinned (bound
+// read-write, so that they cannot be renamed), mounted after their grant
+// because the daemon mounts in order of target depth; labels [LabelID],
+// [LabelOwnerPid], [LabelOwnerStart], [LabelOwnerPidNS] and [LabelUID].
+// Images that declare volumes or ports are refused. Inspection compares
+// the daemon's view with the request and refuses any difference: network,
+// ports, privileged, capabilities, security options (the exact seccomp
+// profile), masked and read-only paths, namespace modes, devices, device
 // requests, groups, volumes-from, image volumes, mounts (type, source,
-// target, mode), the tmpfs set, user, limits, restart policy, log driver,
-// command, working directory and labels. Network and ports are checked
-// again after start.
+// target, mode; carve-outs included), the tmpfs set, user, limits, restart
+// policy, log driver, command, working directory and labels. Network and
+// ports are checked again after start.
 //
 // # The start gate
 //
@@ -50,8 +54,10 @@
 // bind target (opened O_PATH|O_NOFOLLOW inside), compares each with the
 // source it has held open since before create, and, where it may, with
 // /proc/<pid>/root/<target> from the host (root and docker-group users of
-// the container's uid may). It also checks the init's ids, groups,
-// capabilities and no_new_privs. Only then does it send the member's
+// the container's uid may), where it also requires every read-only bind to
+// be read-only and every pin writable (this shows the mount order, which
+// identities cannot). It also checks the init's ids, groups, capabilities
+// and no_new_privs. Only then does it send the member's
 // environment, and only then does the init start the member. Any
 // difference removes the container; a replayed token finds no socket.
 //

@@ -33,30 +33,35 @@ func (h *held) close() {
 
 // holdSources opens the source of every bind in s O_PATH|O_NOFOLLOW and
 // requires that what was opened is still the canonical path (O_NOFOLLOW
-// alone protects only the last component). Grants and directory mounts are
-// opened O_DIRECTORY too, and a grant must still be the directory the plan
-// was made for: a grant swapped for a symlink or another directory is
-// refused here, as the native backend refuses it (exit 125), before
-// anything is created.
+// alone protects only the last component). Grants, directory mounts and
+// directory carve-outs are opened O_DIRECTORY too; a grant must still be
+// the directory the plan was made for, and a carve-out the file the
+// coordinator checked. A grant or carve-out swapped for a symlink or
+// another file is refused here, as the native backend refuses it (exit
+// 125), before anything is created.
 func holdSources(s *setup) (*held, error) {
 	h := &held{idents: map[string]ident{}}
-	grants := map[string]coordinator.Grant{}
-	for _, g := range s.plan.Grants {
-		grants[g.Path] = g
-	}
+	planned := map[string]func(ident) error{}
 	dirs := map[string]bool{}
 	for _, m := range s.plan.Mounts {
 		dirs[m.Target] = m.Kind == "dir"
 	}
+	for _, g := range s.plan.Grants {
+		planned[g.Path] = func(id ident) error { return matchPlan(g, id) }
+		dirs[g.Path] = true
+	}
+	for _, c := range s.plan.Protected {
+		planned[c.Path] = func(id ident) error { return matchCarve(c, id) }
+		dirs[c.Path] = c.Kind == "dir"
+	}
 	for _, m := range s.binds {
-		g, isGrant := grants[m.Target]
 		flags := 0
-		if isGrant || dirs[m.Target] {
+		if dirs[m.Target] {
 			flags = unix.O_DIRECTORY
 		}
 		id, err := h.open(m.Source, flags)
-		if err == nil && isGrant {
-			err = matchPlan(g, id)
+		if match := planned[m.Target]; err == nil && match != nil {
+			err = match(id)
 		}
 		if err != nil {
 			h.close()
@@ -74,6 +79,15 @@ func matchPlan(g coordinator.Grant, got ident) error {
 		return nil
 	}
 	return &coordinator.RefusedError{Subject: g.Path, Why: fmt.Sprintf("is not the directory that was planned (dev/ino %d/%d, planned %d/%d): it was replaced", got.Dev, got.Ino, g.Dev, g.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
+}
+
+// matchCarve: the carve-out opened is the file the coordinator checked.
+// Unlike a grant's, its identity is always recorded.
+func matchCarve(c coordinator.Carveout, got ident) error {
+	if got.Dev == c.Dev && got.Ino == c.Ino {
+		return nil
+	}
+	return &coordinator.RefusedError{Subject: c.Path, Why: fmt.Sprintf("is protected (%s) but is not the file that was checked (dev/ino %d/%d, checked %d/%d): it was replaced", c.Why, got.Dev, got.Ino, c.Dev, c.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
 }
 
 func (h *held) open(path string, flags int) (ident, error) {
@@ -103,4 +117,17 @@ func hostIdent(pid int, target string) (ident, error) {
 		return ident{}, &os.PathError{Op: "lstat", Path: p, Err: err}
 	}
 	return ident{Dev: st.Dev, Ino: st.Ino}, nil
+}
+
+// hostReadOnly reports whether target, inside the container's root seen
+// through /proc/<pid>/root, lies on a read-only mount. The walk from that
+// root follows the container's mount table, so this is the topmost mount
+// at target there. The same access as hostIdent.
+func hostReadOnly(pid int, target string) (bool, error) {
+	var st unix.Statfs_t
+	p := fmt.Sprintf("/proc/%d/root%s", pid, target)
+	if err := unix.Statfs(p, &st); err != nil {
+		return false, &os.PathError{Op: "statfs", Path: p, Err: err}
+	}
+	return st.Flags&unix.ST_RDONLY != 0, nil
 }

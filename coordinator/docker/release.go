@@ -53,6 +53,9 @@ func (l *launch) verify(ctx context.Context, sess *session) (*coordinator.Report
 		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
 	}
 	host, err := l.checkIdents(in.State.Pid, got.Idents)
+	if err == nil && host {
+		err = l.checkReadOnly(in.State.Pid)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +90,33 @@ func (l *launch) checkIdents(pid int, got []bridge.Ident) (bool, error) {
 		}
 	}
 	return hostSide, nil
+}
+
+// checkReadOnly requires, from the host, that every bind made read-only
+// is read-only where the member will see it, and that every pin is
+// writable, as the native backend's verifyCarved does. The identity checks
+// cannot tell the order of mounts: had the pin of .git been mounted over
+// .git/hooks, .git/hooks would show the same inode, writable. Runs only
+// where the host-side identity check could.
+func (l *launch) checkReadOnly(pid int) error {
+	pins := map[string]bool{}
+	for _, c := range l.s.plan.Protected {
+		pins[c.Path] = c.Mode == coordinator.CarvePin
+	}
+	for _, m := range l.s.binds {
+		if !m.ReadOnly && !pins[m.Target] {
+			continue
+		}
+		ro, err := hostReadOnly(pid, m.Target)
+		if err == nil && ro != m.ReadOnly {
+			err = fmt.Errorf("read-only %v, want %v", ro, m.ReadOnly)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %s is not mounted as planned in container %s (%v); the container was removed",
+				coordinator.ErrCannotSandbox, m.Target, l.s.name(), err)
+		}
+	}
+	return nil
 }
 
 func swapped(target, source, detail string) error {

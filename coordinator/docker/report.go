@@ -32,7 +32,7 @@ func (l *launch) report(in container.InspectResponse, got bridge.GateIdents, hos
 	}
 	verified := "in-container fstat via the start gate"
 	if hostSide {
-		verified += " and /proc/<pid>/root from the host"
+		verified += " and /proc/<pid>/root from the host, with the read-only state of every read-only bind and pin"
 	}
 	r.Controls = []coordinator.Control{
 		{Name: "user", Requested: true, Enforced: true, Why: "uid:gid " + self.UID + " / " + self.GID},
@@ -60,6 +60,12 @@ func (l *launch) mountRecords(idents []bridge.Ident) []coordinator.MountRecord {
 	kinds := map[string]string{}
 	for _, g := range l.s.plan.Grants {
 		kinds[g.Path] = "grant"
+	}
+	for _, c := range l.s.plan.Protected {
+		kinds[c.Path] = "protect" // the native backend's words
+		if c.Mode == coordinator.CarvePin {
+			kinds[c.Path] = "pin"
+		}
 	}
 	var out []coordinator.MountRecord
 	for _, m := range l.s.binds {

@@ -89,10 +89,19 @@ func newSetup(p *coordinator.Plan, id, image, exe, gate, proxy, token string, o 
 // name is the container's name.
 func (s *setup) name() string { return "acbox-" + s.id }
 
-// mounts lists every bind: grants and runtime mounts at their targets, then
-// acbox's own. Binds are non-recursive: with API 1.41 a read-only
-// recursive bind leaves submounts writable, and a submount is not what was
-// granted anyway.
+// mounts lists every bind: grants and runtime mounts at their targets, the
+// carve-outs (coordinator/protect.go) onto themselves, then acbox's own.
+// Binds are non-recursive: with API 1.41 a read-only recursive bind leaves
+// submounts writable, and a submount is not what was granted anyway.
+//
+// The order of this list is not the order of mounting: the daemon sorts
+// every mount by the depth of its target (moby daemon/volumes.go
+// sortMounts, not a stable sort) and runc mounts in that order. A carve-out
+// lies strictly inside its grant, and a pin strictly above what it pins,
+// so each is mounted after what it lies in: .git (pin) over the grant, then
+// .git/hooks and .git/config (read-only) over the pin, as natively. Two
+// mounts of one depth never overlap, since no two binds share a target.
+// The start gate checks the outcome from the host (checkReadOnly).
 func (s *setup) mounts() []mount.Mount {
 	var out []mount.Mount
 	add := func(src, dst string, ro bool) {
@@ -104,6 +113,9 @@ func (s *setup) mounts() []mount.Mount {
 	}
 	for _, m := range s.plan.Mounts {
 		add(m.Source, m.Target, m.Readonly)
+	}
+	for _, c := range s.plan.Protected {
+		add(c.Path, c.Path, c.Mode != coordinator.CarvePin) // any other mode: read-only, as natively
 	}
 	add(s.exe, InitPath, true)
 	// Read-only binds: connecting to a Unix socket needs no write access
@@ -190,9 +202,9 @@ func (s *setup) config() (*container.Config, *container.HostConfig) {
 	return cfg, hc
 }
 
-// bindTargets lists the targets whose identity the gate checks, with the
-// host path the parent holds for each (grants and runtime mounts only;
-// acbox's own binds are checked by the same code, see checkIdents).
+// bindTargets lists the targets whose identity the gate checks: every
+// bind's, grants, runtime mounts, carve-outs and acbox's own alike (see
+// checkIdents).
 func (s *setup) bindTargets() []string {
 	out := make([]string, 0, len(s.binds))
 	for _, m := range s.binds {

@@ -17,16 +17,13 @@ type planExtras struct {
 	Masks    []struct {
 		Path string `json:"path"`
 	} `json:"masks"`
-	Protected []struct {
-		Path string `json:"path"`
-	} `json:"protected"`
 }
 
-// unsupported refuses the host view, nested launches, carve-outs in write
-// grants (coordinator/protect.go), and masks that would
+// unsupported refuses the host view, nested launches, and masks that would
 // be visible in the container: inside a grant or a runtime mount. (Masks in
 // host system directories are moot: the container's system files are the
-// image's.)
+// image's.) Carve-outs in write grants (coordinator/protect.go) are
+// supported: they are binds like the grants (spec.go).
 func unsupported(p *coordinator.Plan) error {
 	var x planExtras
 	json.Unmarshal(p.JSON(), &x)
@@ -39,10 +36,6 @@ func (x planExtras) check(p *coordinator.Plan) error {
 	}
 	if x.Delegate {
 		return &coordinator.RefusedError{Subject: "nested launches", Why: "the docker backend has no broker for nested launches", Instead: "use --backend native"}
-	}
-	if len(x.Protected) > 0 {
-		return &coordinator.RefusedError{Subject: x.Protected[0].Path, Why: "the docker backend cannot keep paths inside a write grant read-only (git hooks and config by default)",
-			Instead: "use --backend native, or pass --unprotect for the built-in carve-outs and drop --protect"}
 	}
 	for _, m := range x.Masks {
 		for _, src := range visibleSources(p) {
