@@ -224,6 +224,9 @@ func (l *launch) sendConfig(w *os.File) error {
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
 		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
 		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != ""}
+	if l.plan.TTY {
+		cfg.Winsize, _ = unix.IoctlGetWinsize(int(l.opt.Stdin.Fd()), unix.TIOCGWINSZ)
+	}
 	return json.NewEncoder(w).Encode(cfg)
 }
 

@@ -1,6 +1,8 @@
 package nsjail
 
 import (
+	"golang.org/x/sys/unix"
+
 	"encoding/json"
 
 	"github.com/acbox/acbox/coordinator"
@@ -39,6 +41,9 @@ type helperConfig struct {
 	// PolicyDigest is computed by the parent (coordinator.PolicyDigest) and
 	// carried into the report.
 	PolicyDigest string `json:"policy_digest"`
+	// Winsize is the user's terminal size at launch (tty mode), set on the
+	// member's pty before it starts; later changes follow SIGWINCH.
+	Winsize *unix.Winsize `json:"winsize,omitempty"`
 	// PidsCgroup: the parent placed the helper in a pids cgroup.
 	PidsCgroup bool `json:"pids_cgroup"`
 }

@@ -69,6 +69,9 @@ func (s *sandbox) setupTTY() error {
 		return &stepError{step: "pty", err: err}
 	}
 	defer master.Close()
+	if ws := s.cfg.Winsize; ws != nil {
+		unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, ws)
+	}
 	if err := sendFd(s.cfg.PtyFD, int(master.Fd())); err != nil {
 		return &stepError{step: "pty handover", err: err}
 	}

@@ -74,6 +74,7 @@ func (l *launch) run(ctx context.Context) (*coordinator.Outcome, error) {
 	if err := l.c.ContainerStart(ctx, l.id, container.StartOptions{}); err != nil {
 		return nil, fmt.Errorf("%w: start container %s: %v", coordinator.ErrCannotSandbox, l.s.name(), err)
 	}
+	l.initialSize(ctx)
 	rep, err := l.release(ctx)
 	if err != nil {
 		return nil, err

@@ -89,6 +89,19 @@ func (l *launch) drain(st *streams) {
 	}
 }
 
+// initialSize gives the container's terminal the caller's size before the
+// member is released, so its first look at the size is already right
+// (HostConfig.ConsoleSize needs API 1.42; this engine may be older).
+func (l *launch) initialSize(ctx context.Context) {
+	fd := int(l.io.Stdin.Fd())
+	if !term.IsTerminal(fd) {
+		return
+	}
+	if w, h, err := term.GetSize(fd); err == nil {
+		l.c.ContainerResize(ctx, l.id, container.ResizeOptions{Width: uint(w), Height: uint(h)})
+	}
+}
+
 // terminal puts the caller's terminal in raw mode and keeps the
 // container's terminal size equal to it; the returned func restores it.
 func (l *launch) terminal(ctx context.Context) func() {
