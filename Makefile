@@ -55,8 +55,14 @@ bench: build
 	ACBOX_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags bench -v -run 'TestStartup|TestMemory|TestProxyPath' ./tests/bench/ | grep -v '^[=-]'
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem ./egress/
 
+# fuzz: every Fuzz target of every package, FUZZTIME each.
+FUZZTIME ?= 10s
 fuzz:
-	$(GO) test -run '^$$' -fuzz . -fuzztime 20s ./coordinator/
+	@for d in $$(grep -rl '^func Fuzz' --include='*_test.go' . | xargs -n1 dirname | sort -u); do \
+	  for f in $$(grep -h '^func Fuzz' $$d/*_test.go | sed 's/func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
+	    echo "== $$d $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$d || exit 1; \
+	  done; \
+	done
 
 clean:
 	rm -rf bin
