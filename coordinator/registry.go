@@ -35,6 +35,11 @@ type Entry struct {
 	Memory      int64             `json:"memory"`
 	Pids        int               `json:"pids"`
 	Started     time.Time         `json:"started"`
+	// Parent is the sandbox that launched this one through its broker
+	// ("" from the host); Depth counts the nesting. `acbox stop` uses them
+	// to stop children first, deepest first.
+	Parent string `json:"parent,omitempty"`
+	Depth  int    `json:"depth,omitempty"`
 }
 
 // Owner is what the registry knows about an entry's owner process.
@@ -60,6 +65,7 @@ func NewEntry(p *Plan, id string) (Entry, error) {
 		ID: id, Backend: p.Backend, UID: os.Getuid(), OwnerPid: os.Getpid(), OwnerStart: start,
 		PidNS: selfPidNS(), Access: json.RawMessage(p.Access(true)), Labels: p.Labels,
 		Memory: p.Limits.Memory, Pids: p.Limits.Pids, Started: time.Now().UTC(),
+		Parent: p.Parent, Depth: p.Depth,
 	}, nil
 }
 

@@ -17,6 +17,7 @@ import (
 // sandbox, in its private run directory), never from anything the
 // requester writes, and launches only children narrower than it.
 type broker struct {
+	id     string // the requesting sandbox
 	ln     *net.UnixListener
 	path   string
 	host   coordinator.Host
@@ -25,7 +26,7 @@ type broker struct {
 	wg     sync.WaitGroup
 }
 
-func startBroker(dir string, host coordinator.Host, events *coordinator.Events) (*broker, error) {
+func startBroker(id, dir string, host coordinator.Host, events *coordinator.Events) (*broker, error) {
 	path := filepath.Join(dir, "broker.sock")
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
@@ -35,7 +36,7 @@ func startBroker(dir string, host coordinator.Host, events *coordinator.Events) 
 		ln.Close()
 		return nil, err
 	}
-	return &broker{ln: ln, path: path, host: host, events: events}, nil
+	return &broker{id: id, ln: ln, path: path, host: host, events: events}, nil
 }
 
 // serve answers requests until stop; parent must be set first.
@@ -80,7 +81,7 @@ func (b *broker) handle(c *net.UnixConn) {
 
 // check refuses a child wider than the requester or deeper than allowed.
 func (b *broker) check(p *coordinator.Plan) error {
-	p.Depth = b.parent.Depth + 1
+	p.Depth, p.Parent = b.parent.Depth+1, b.id
 	if p.Depth > coordinator.MaxDelegationDepth || (p.Delegate && p.Depth >= coordinator.MaxDelegationDepth) {
 		return &coordinator.RefusedError{Subject: "delegate", Why: fmt.Sprintf("nested launches may go %d deep", coordinator.MaxDelegationDepth), Instead: "launch it from an outer sandbox"}
 	}

@@ -26,7 +26,7 @@ func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.E
 	defer os.RemoveAll(dir)
 	var br *broker
 	if spec.Delegate {
-		if br, err = delegate(&spec, dir, host, events); err != nil {
+		if br, err = delegate(&spec, id, dir, host, events); err != nil {
 			return nil, err
 		}
 		defer br.stop()
@@ -46,7 +46,7 @@ func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.E
 
 // delegate starts the broker and adds the two runtime mounts a delegating
 // member needs: this binary and the broker's socket.
-func delegate(spec *coordinator.Spec, dir string, host coordinator.Host, events *coordinator.Events) (*broker, error) {
+func delegate(spec *coordinator.Spec, id, dir string, host coordinator.Host, events *coordinator.Events) (*broker, error) {
 	exe, err := os.Executable()
 	if err == nil {
 		exe, err = filepath.EvalSymlinks(exe)
@@ -54,7 +54,7 @@ func delegate(spec *coordinator.Spec, dir string, host coordinator.Host, events 
 	if err != nil {
 		return nil, fmt.Errorf("%w: cannot find the acbox binary to mount for delegation: %v", coordinator.ErrCannotSandbox, err)
 	}
-	br, err := startBroker(dir, host, events)
+	br, err := startBroker(id, dir, host, events)
 	if err != nil {
 		return nil, err
 	}

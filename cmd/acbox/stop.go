@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"syscall"
 	"time"
 
@@ -44,14 +45,59 @@ func (c *StopCmd) Run(s *Streams) error {
 	if e.Owner() == coordinator.OwnerElsewhere {
 		return fmt.Errorf("%w: sandbox %s belongs to another pid namespace; stop it from there", coordinator.ErrRefused, e.ID)
 	}
-	how, err := stopOwner(e, c.Grace)
-	if err != nil {
-		return err
+	for _, k := range append(descendants(reg, e.ID), e) {
+		how, err := stopOne(k, c.Grace)
+		if err != nil {
+			return err
+		}
+		cleanAfter([]coordinator.Entry{k})
+		reg.Remove(k.ID)
+		fmt.Fprintf(s.Out, "%s stopped (%s)\n", k.ID, how)
 	}
-	cleanAfter([]coordinator.Entry{e})
-	reg.Remove(e.ID)
-	fmt.Fprintf(s.Out, "%s stopped (%s)\n", e.ID, how)
 	return nil
+}
+
+// descendants lists the sandboxes launched, directly or not, through the
+// broker of id, deepest first.
+func descendants(reg *coordinator.Registry, id string) []coordinator.Entry {
+	all, _ := reg.List()
+	var out []coordinator.Entry
+	want := map[string]bool{id: true}
+	for changed := true; changed; {
+		changed = false
+		for _, e := range all {
+			if want[e.Parent] && !want[e.ID] {
+				want[e.ID], changed = true, true
+				out = append(out, e)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Depth > out[j].Depth })
+	return out
+}
+
+// stopOne stops a sandbox launched from the host through its owner, and a
+// nested one (which shares its owner with its requester) through its own
+// pid 1: SIGTERM, which pid 1 forwards to the member, then SIGKILL, which
+// ends the whole pid namespace.
+func stopOne(e coordinator.Entry, grace time.Duration) (string, error) {
+	if e.Depth == 0 || e.HelperPid <= 0 {
+		return stopOwner(e, grace)
+	}
+	helper, err := pin(e.HelperPid, e.HelperStart)
+	if err != nil {
+		return "already gone", nil
+	}
+	defer unix.Close(helper)
+	unix.PidfdSendSignal(helper, unix.SIGTERM, nil, 0)
+	if exited(helper, grace) {
+		return "SIGTERM to its pid 1", nil
+	}
+	unix.PidfdSendSignal(helper, unix.SIGKILL, nil, 0)
+	if !exited(helper, killWait) {
+		return "", fmt.Errorf("the pid 1 (%d) of %s survived SIGKILL for %v", e.HelperPid, e.ID, killWait)
+	}
+	return fmt.Sprintf("SIGKILL to its pid 1 after %v", grace), nil
 }
 
 // stopOwner signals the owner through a pidfd, so the signal can only

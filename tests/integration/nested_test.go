@@ -3,9 +3,14 @@
 package integration
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestNestedLaunch: a delegating member launches children through the
@@ -57,4 +62,63 @@ func readFile(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestStopDeepestFirst: `acbox stop` of a delegating sandbox stops its
+// nested children first, deepest first, then the sandbox itself, and
+// nothing of any of them is left.
+func TestStopDeepestFirst(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		f := newFixture(t, m)
+		w, sub := f.dir("w"), f.dir("w/sub")
+		marker := fmt.Sprintf("sleep 1000.%09d", time.Now().UnixNano()%1e9)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := m.command(ctx, nil, "run", "--delegate", "-w", w, "--", "sh", "-c",
+			`acbox run --delegate -w `+sub+` -- sh -c "acbox run -- `+marker+`"`)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Wait()
+		var ids []string
+		for end := time.Now().Add(10 * time.Second); len(ids) < 3 && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			ids = psIDs(t, m, w)
+		}
+		if len(ids) < 3 {
+			t.Fatalf("want 3 sandboxes, ps shows %v", ids)
+		}
+		r := runBox(t, m, "stop", ids[0])
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		if r.code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[2], ids[0]) || !strings.Contains(lines[0], "pid 1") {
+			t.Fatalf("stop: want the two children first, then %s\n%v", ids[0], r)
+		}
+		if left := psIDs(t, m, w); len(left) != 0 {
+			t.Fatalf("still listed after stop: %v", left)
+		}
+	})
+}
+
+// psIDs lists the sandbox whose write grant is w and its nested
+// descendants, parents first (other tests run sandboxes at the same time).
+func psIDs(t *testing.T, m mode, w string) []string {
+	r := runBox(t, m, "ps", "--json")
+	var es []struct {
+		ID     string `json:"id"`
+		Parent string `json:"parent"`
+		Depth  int    `json:"depth"`
+		Access struct {
+			Write []string `json:"write"`
+		} `json:"access"`
+	}
+	json.Unmarshal([]byte(r.stdout), &es)
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Depth < es[j].Depth })
+	mine := map[string]bool{}
+	var out []string
+	for _, e := range es {
+		if (e.Depth == 0 && len(e.Access.Write) == 1 && e.Access.Write[0] == w) || mine[e.Parent] {
+			mine[e.ID] = true
+			out = append(out, e.ID)
+		}
+	}
+	return out
 }

@@ -51,7 +51,7 @@ func selftestLines(t *testing.T, bin string, args ...string) map[string]Line {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c := exec.CommandContext(ctx, bin, append([]string{"selftest", "--json"}, args...)...)
+	c := exec.CommandContext(ctx, bin, append([]string{"selftest", "--json", "--all"}, args...)...)
 	c.Dir = "/"
 	var stdout, stderr bytes.Buffer
 	c.Stdout, c.Stderr = &stdout, &stderr

@@ -34,7 +34,7 @@ func TestSelftest(t *testing.T) {
 }
 
 func selftestCmd(bin string, u *user.User) *exec.Cmd {
-	c := exec.Command(bin, "selftest", "--json")
+	c := exec.Command(bin, "selftest", "--json", "--all")
 	c.Dir = "/"
 	if u == nil {
 		return c
