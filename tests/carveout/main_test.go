@@ -11,9 +11,9 @@
 package carveout
 
 import (
-	"fmt"
+	"github.com/acbox/acbox/tests/testenv"
+
 	"os"
-	"os/exec"
 	"os/user"
 	"strconv"
 	"syscall"
@@ -70,18 +70,9 @@ func setup() {
 }
 
 func testUser() mode {
-	name := os.Getenv("ACBOX_TEST_USER")
-	if name == "" {
-		name = "acbox-test"
-	}
-	u, err := user.Lookup(name)
+	u, err := testenv.User()
 	if err != nil {
-		if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/bash", name).CombinedOutput(); err != nil {
-			return mode{name: "user", skip: fmt.Sprintf("cannot create %s: %v: %s", name, err, out)}
-		}
-		if u, err = user.Lookup(name); err != nil {
-			return mode{name: "user", skip: err.Error()}
-		}
+		return mode{name: "user", skip: err.Error()}
 	}
 	m := userMode("user", u, nil)
 	m.cred = &syscall.Credential{Uid: uint32(m.uid), Gid: uint32(m.gid), NoSetGroups: true}

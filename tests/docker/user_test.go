@@ -3,6 +3,8 @@
 package docker_test
 
 import (
+	"github.com/acbox/acbox/tests/testenv"
+
 	"bytes"
 	"os"
 	"os/exec"
@@ -56,13 +58,9 @@ func testUser(t *testing.T) (*user.User, *user.Group) {
 	if os.Getuid() != 0 {
 		t.Skip("needs root to run acbox as another user")
 	}
-	name := os.Getenv("ACBOX_TEST_USER")
-	if name == "" {
-		name = "acbox-test"
-	}
-	u, err := user.Lookup(name)
+	u, err := testenv.User()
 	if err != nil {
-		t.Skipf("no user %s (useradd -m %s, or set ACBOX_TEST_USER)", name, name)
+		t.Skip(err)
 	}
 	g, err := user.LookupGroup("docker")
 	if err != nil {

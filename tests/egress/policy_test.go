@@ -3,7 +3,8 @@
 package egress
 
 import (
-	"os"
+	"github.com/acbox/acbox/tests/testenv"
+
 	"os/user"
 	"strings"
 	"testing"
@@ -80,9 +81,4 @@ func TestNoNetworkWithoutProxy(t *testing.T) {
 	}
 }
 
-func testUser() string {
-	if u := os.Getenv("ACBOX_TEST_USER"); u != "" {
-		return u
-	}
-	return "acbox-test"
-}
+func testUser() string { return testenv.UserName() }

@@ -20,9 +20,10 @@
 package integration
 
 import (
+	"github.com/acbox/acbox/tests/testenv"
+
 	"fmt"
 	"os"
-	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
@@ -92,21 +93,11 @@ func setup() {
 
 // testUserMode is ACBOX_TEST_USER, created when missing.
 func testUserMode() mode {
-	name := os.Getenv("ACBOX_TEST_USER")
-	if name == "" {
-		name = "acbox-test"
-	}
 	m := mode{name: "user"}
-	u, err := user.Lookup(name)
+	u, err := testenv.User()
 	if err != nil {
-		if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/bash", name).CombinedOutput(); err != nil {
-			m.skip = fmt.Sprintf("cannot create the test user %s: %v: %s", name, err, out)
-			return m
-		}
-		if u, err = user.Lookup(name); err != nil {
-			m.skip = "test user " + name + " not found after useradd: " + err.Error()
-			return m
-		}
+		m.skip = "cannot use the test user: " + err.Error()
+		return m
 	}
 	fillMode(&m, u)
 	if m.skip == "" {

@@ -3,6 +3,8 @@
 package lifecycle
 
 import (
+	"github.com/acbox/acbox/tests/testenv"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -76,17 +78,7 @@ func newRunner(t *testing.T, bin string, u *user.User) *runner {
 }
 
 func testUser(t *testing.T) *user.User {
-	name := os.Getenv("ACBOX_TEST_USER")
-	if name == "" {
-		name = "acbox-test"
-	}
-	if u, err := user.Lookup(name); err == nil {
-		return u
-	}
-	if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/sh", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v: %s", name, err, out)
-	}
-	u, err := user.Lookup(name)
+	u, err := testenv.User()
 	if err != nil {
 		t.Fatal(err)
 	}

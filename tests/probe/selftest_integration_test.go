@@ -3,6 +3,8 @@
 package probe
 
 import (
+	"github.com/acbox/acbox/tests/testenv"
+
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -47,17 +49,7 @@ func selftestCmd(bin string, u *user.User) *exec.Cmd {
 }
 
 func testUser(t *testing.T) *user.User {
-	name := os.Getenv("ACBOX_TEST_USER")
-	if name == "" {
-		name = "acbox-test"
-	}
-	if u, err := user.Lookup(name); err == nil {
-		return u
-	}
-	if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/sh", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v: %s", name, err, out)
-	}
-	u, err := user.Lookup(name)
+	u, err := testenv.User()
 	if err != nil {
 		t.Fatal(err)
 	}

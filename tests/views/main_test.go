@@ -15,6 +15,8 @@
 package views
 
 import (
+	"github.com/acbox/acbox/tests/testenv"
+
 	"bytes"
 	"fmt"
 	"os"
@@ -52,18 +54,9 @@ func runners(t *testing.T) []who {
 		}
 		return []who{fromUser(t, u, false)}
 	}
-	name := os.Getenv("ACBOX_TEST_USER")
-	if name == "" {
-		name = "acbox-test"
-	}
-	u, err := user.Lookup(name)
+	u, err := testenv.User()
 	if err != nil {
-		if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/sh", name).CombinedOutput(); err != nil {
-			t.Fatalf("useradd %s: %v: %s", name, err, out)
-		}
-		if u, err = user.Lookup(name); err != nil {
-			t.Fatal(err)
-		}
+		t.Fatal(err)
 	}
 	root, err := user.LookupId("0")
 	if err != nil {
