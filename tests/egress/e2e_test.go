@@ -75,6 +75,7 @@ func (w *world) must(t *testing.T, argv ...string) {
 func (w *world) serveOrigin(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "index.html"), []byte("hello from origin\n"), 0o644)
+	serveRepo(t, dir)
 	for _, port := range []string{"80", "8080"} {
 		cmd := exec.Command("ip", "netns", "exec", w.origin, "python3", "-m", "http.server", port, "--bind", originIP, "--directory", dir)
 		if err := cmd.Start(); err != nil {
