@@ -1,8 +1,22 @@
 package main
 
+import (
+	"encoding/json"
+
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/nsjail"
+)
+
 // PlanCmd prints the resolved plan as JSON and runs nothing.
 type PlanCmd struct {
 	LaunchFlags
+}
+
+// planView is the plan with, for the native backend, the report it expects
+// to enforce on this host (the same structure a launch's --report has).
+type planView struct {
+	*coordinator.Plan
+	Expected *coordinator.Report `json:"expected_report,omitempty"`
 }
 
 // Run resolves and prints.
@@ -11,6 +25,11 @@ func (c *PlanCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.Out.Write(plan.JSON())
+	v := planView{Plan: plan}
+	if plan.Backend == "native" {
+		v.Expected = nsjail.Expect(plan)
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
+	_, err = s.Out.Write(append(b, '\n'))
 	return err
 }
