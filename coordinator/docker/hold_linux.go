@@ -7,13 +7,15 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/nsjail"
 )
 
 // held is every bind source, opened before the container is created and
 // kept open until the member is released, with the identity the mounted
 // target must show. Docker resolves bind sources by path at start, so this
 // is what a symlink swapped in between the checks and start is caught by.
-// The logic is nsjail/open_linux.go's, copied: that one is unexported.
+// The opening and the plan check are the native backend's (nsjail.Hold,
+// nsjail.MatchGrant).
 type held struct {
 	fds    []int
 	idents map[string]ident // by target inside the container
@@ -72,13 +74,9 @@ func holdSources(s *setup) (*held, error) {
 	return h, nil
 }
 
-// matchPlan is nsjail/open_linux.go's: the grant opened is the directory
-// the plan recorded, when it recorded one.
+// matchPlan: the grant opened is the directory the plan recorded.
 func matchPlan(g coordinator.Grant, got ident) error {
-	if g.Ino == 0 || (got.Dev == g.Dev && got.Ino == g.Ino) {
-		return nil
-	}
-	return &coordinator.RefusedError{Subject: g.Path, Why: fmt.Sprintf("is not the directory that was planned (dev/ino %d/%d, planned %d/%d): it was replaced", got.Dev, got.Ino, g.Dev, g.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
+	return nsjail.MatchGrant(g, got.Dev, got.Ino)
 }
 
 // matchCarve: the carve-out opened is the file the coordinator checked.
@@ -91,20 +89,12 @@ func matchCarve(c coordinator.Carveout, got ident) error {
 }
 
 func (h *held) open(path string, flags int) (ident, error) {
-	fd, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC|flags, 0)
+	fd, dev, ino, err := nsjail.Hold(path, flags)
 	if err != nil {
-		return ident{}, &coordinator.RefusedError{Subject: path, Why: "cannot be opened without following symlinks: " + err.Error(), Instead: "grant the real directory, not a symlink"}
+		return ident{}, err
 	}
 	h.fds = append(h.fds, fd)
-	real, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
-	if err != nil || real != path {
-		return ident{}, &coordinator.RefusedError{Subject: path, Why: "changed since it was checked (now " + real + ")", Instead: "retry; if it keeps changing, something is swapping it"}
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return ident{}, fmt.Errorf("%w: fstat %s: %v", coordinator.ErrCannotSandbox, path, err)
-	}
-	return ident{Source: path, Dev: st.Dev, Ino: st.Ino}, nil
+	return ident{Source: path, Dev: dev, Ino: ino}, nil
 }
 
 // hostIdent stats target inside the container's root from the host side,
