@@ -41,6 +41,11 @@ func TestNothingLeftBehind(t *testing.T) {
 			}
 			mountsAfter := hostMounts(t)
 			for mp := range mountsAfter {
+				// The Docker daemon's own mounts come and go with other
+				// suites' containers; acbox's native backend makes none there.
+				if strings.HasPrefix(mp, "/var/lib/docker/") || strings.HasPrefix(mp, "/run/docker/") {
+					continue
+				}
 				if !mountsBefore[mp] {
 					t.Errorf("new mount on the host: %s", mp)
 				}
