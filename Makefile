@@ -22,17 +22,18 @@ deps:
 	  else echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; fi; \
 	fi
 
-build: deps
+# build needs Go only: the binary is static and cgo-free.
+build:
 	CGO_ENABLED=0 $(GO) build $(STATIC) -o $(BIN) ./cmd/acbox
 
 # unit: policy tables, parsers, kernel cases in subprocesses.
-unit: build
+unit: deps build
 	$(GO) vet ./...
 	CGO_ENABLED=1 $(GO) test -count=1 ./...
 
 # integration: real sandboxes from the built binary, as an unprivileged user
 # and as root (the test setup creates $(TESTUSER) when run as root).
-integration: build
+integration: deps build
 	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) CGO_ENABLED=1 \
 	  $(GO) test -p 1 -count=1 -tags integration -timeout 20m ./tests/...
 	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) node --test tests/contract/
