@@ -13,12 +13,14 @@ import (
 type Host struct {
 	UID, GID  int
 	User      string
-	Home      string                      // the user's home directory, canonical
-	Cwd       string                      // the launch directory, for relative paths
-	StateDir  string                      // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
-	ConfigDir string                      // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
-	Protect   []string                    // protected paths from the config and ACBOX_PROTECT
-	Getenv    func(string) (string, bool) // nil: os.LookupEnv
+	Home      string   // the user's home directory, canonical
+	Cwd       string   // the launch directory, for relative paths
+	StateDir  string   // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
+	ConfigDir string   // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
+	Protect   []string // protected paths from the config and ACBOX_PROTECT
+	// MaxSandboxes is the config's admission override (0: computed).
+	MaxSandboxes int
+	Getenv       func(string) (string, bool) // nil: os.LookupEnv
 }
 
 // HostFromEnv describes the calling process's user and machine. It reads
@@ -39,6 +41,7 @@ func HostFromEnv() (Host, error) {
 		return h, err
 	}
 	h.Protect = append(h.Protect, cfg.Protect...)
+	h.MaxSandboxes = cfg.MaxSandboxes
 	if v := os.Getenv("ACBOX_PROTECT"); v != "" {
 		h.Protect = append(h.Protect, filepath.SplitList(v)...)
 	}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/acbox/acbox/tests/testenv"
+
 	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/nsjail"
 )
@@ -121,9 +123,9 @@ func (p pipe) read() string {
 // runAsTestUser re-runs this test as the unprivileged test user, from a
 // copy of the test binary that user can read.
 func runAsTestUser(t *testing.T) {
-	u, err := user.Lookup(testUser())
+	u, err := user.Lookup(testenv.UserName())
 	if err != nil {
-		t.Skipf("no test user %q (make integration creates it): %v", testUser(), err)
+		t.Skipf("no test user %q (make integration creates it): %v", testenv.UserName(), err)
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
@@ -148,13 +150,6 @@ func runAsTestUser(t *testing.T) {
 	if !strings.Contains(string(out), "refused as expected") {
 		t.Fatalf("as %s: no refusal seen:\n%s", u.Username, out)
 	}
-}
-
-func testUser() string {
-	if u := os.Getenv("ACBOX_TEST_USER"); u != "" {
-		return u
-	}
-	return "acbox-test"
 }
 
 func copyFile(dst string) error {

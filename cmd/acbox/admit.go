@@ -36,18 +36,14 @@ func admit(plan *coordinator.Plan, host coordinator.Host, id string) (func(), er
 	}, nil
 }
 
-// admissionCap: max_sandboxes from the config, else computed from the
-// host's memory and this sandbox's memory limit.
+// admissionCap: max_sandboxes from the config (read once, with the host),
+// else computed from the host's memory and this sandbox's memory limit.
 func admissionCap(plan *coordinator.Plan, host coordinator.Host) (coordinator.Cap, error) {
-	cfg, err := coordinator.LoadConfig(host.ConfigDir)
-	if err != nil {
-		return coordinator.Cap{}, err
-	}
 	mem, err := coordinator.HostMemory()
 	if err != nil {
 		return coordinator.Cap{}, err
 	}
-	return coordinator.ComputeCap(mem, plan.Limits.Memory, cfg.MaxSandboxes), nil
+	return coordinator.ComputeCap(mem, plan.Limits.Memory, host.MaxSandboxes), nil
 }
 
 // cleanAfter removes what reaped sandboxes left outside the registry (the
