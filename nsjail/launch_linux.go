@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime"
 	"syscall"
 	"time"
@@ -31,7 +32,8 @@ type Options struct {
 	// mode. The helper gets an O_PATH descriptor of it, never the path.
 	ProxySocket string
 
-	afterOpen func() // test hook: after the grants are opened, before the helper starts
+	afterOpen    func() // test hook: after the grants are opened, before the helper starts
+	afterRelease func() // test hook: after the member's start is released, before supervise
 }
 
 // Started describes a running sandbox.
@@ -128,6 +130,12 @@ type launch struct {
 }
 
 func (l *launch) run() (*Result, error) {
+	// Caught from the start, so a signal sent while the sandbox is set up
+	// cannot kill acbox with its default action; supervise holds it until
+	// the member has started and then passes it on.
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
+	defer signal.Stop(sigs)
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -162,7 +170,10 @@ func (l *launch) run() (*Result, error) {
 		l.kill()
 		return nil, err
 	}
-	return l.supervise(bufio.NewReader(stR))
+	if l.opt.afterRelease != nil {
+		l.opt.afterRelease()
+	}
+	return l.supervise(bufio.NewReader(stR), sigs)
 }
 
 // spawn starts the helper in new namespaces from a goroutine locked to its

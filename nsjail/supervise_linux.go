@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -17,14 +16,15 @@ import (
 // passed on, the terminal relay, and how the launch ended.
 
 // supervise waits for the helper's ready message, forwards signals to it,
-// and returns the member's exit once the helper is gone.
-func (l *launch) supervise(st *bufio.Reader) (*Result, error) {
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, forwarded...)
-	defer signal.Stop(sigs)
+// and returns the member's exit once the helper is gone. Signals that
+// arrive before ready are held and delivered once the member runs: before
+// that, pid 1 has not yet taken over their handling.
+func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*Result, error) {
 	msgs := make(chan helperMsg, 4)
 	go readMsgs(st, msgs)
 	res := &Result{Code: -1}
+	var held []os.Signal
+	ready := false
 	for {
 		select {
 		case m, ok := <-msgs:
@@ -36,7 +36,18 @@ func (l *launch) supervise(st *bufio.Reader) (*Result, error) {
 				l.kill()
 				return nil, err
 			}
+			if m.Kind == "ready" {
+				ready = true
+				for _, sig := range held {
+					l.cmd.Process.Signal(sig)
+				}
+				held = nil
+			}
 		case sig := <-sigs:
+			if !ready {
+				held = append(held, sig)
+				continue
+			}
 			l.cmd.Process.Signal(sig)
 		case <-l.waited:
 			for m := range orClosed(msgs) {

@@ -48,11 +48,16 @@ func (c *ContainerInitCmd) Run(s *Streams) error {
 		}
 		go bridge.Serve(ln, func() (net.Conn, error) { return net.Dial("unix", c.Proxy) })
 	}
+	// Caught before the gate is asked: the parent passes signals on as soon
+	// as it has released the start, and one arriving before the member
+	// exists must wait for it, not end this process.
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGINT)
 	rel, err := bridge.AskGate(c.Gate, c.Token, bridge.StatPaths)
 	if err != nil {
 		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
 	}
-	return runMember(cmd, rel, c.Data)
+	return runMember(cmd, rel, c.Data, sigs)
 }
 
 // runMember starts the member with exactly the released environment and
@@ -60,7 +65,7 @@ func (c *ContainerInitCmd) Run(s *Streams) error {
 // only when touched, the rlimit refuses a large mapping up front), passes
 // signals on, kills it when the parent is gone, and exits with its status
 // (128+N for signal N).
-func runMember(argv []string, rel *bridge.Released, data uint64) error {
+func runMember(argv []string, rel *bridge.Released, data uint64, sigs <-chan os.Signal) error {
 	env := rel.Env
 	path, err := lookPath(argv[0], env)
 	if err != nil {
@@ -68,9 +73,6 @@ func runMember(argv []string, rel *bridge.Released, data uint64) error {
 		return exitError{code: 127}
 	}
 	m := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	sigs := make(chan os.Signal, 16)
-	fwd := []os.Signal{unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGINT}
-	signal.Notify(sigs, fwd...)
 	if err := startWithData(m, data); err != nil {
 		fmt.Fprintf(os.Stderr, "acbox: %s: %v\n", argv[0], err)
 		return exitError{code: 126}

@@ -39,6 +39,9 @@ type Hooks struct {
 	BeforeCreate func(*container.Config, *container.HostConfig)
 	// BeforeStart runs after the created container passed inspection.
 	BeforeStart func()
+	// AfterRelease runs once the member's start is released, before the
+	// parent supervises it (signals, stdin).
+	AfterRelease func()
 }
 
 // Name implements coordinator.Backend.

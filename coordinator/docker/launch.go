@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"os/signal"
 	"strings"
 	"time"
 
@@ -28,6 +30,7 @@ type launch struct {
 	exit  chan exitResult
 	conn  net.Conn // the gate connection, open while the member runs
 	pid   int      // host pid of the container's pid 1, once started
+	sigs  chan os.Signal
 }
 
 type exitResult struct {
@@ -57,6 +60,12 @@ func (l *launch) remove() {
 }
 
 func (l *launch) run(ctx context.Context) (*coordinator.Outcome, error) {
+	// Caught from the start, so a signal sent during setup cannot kill
+	// acbox with its default action and orphan the container; supervise
+	// passes held signals on once the member is released.
+	l.sigs = make(chan os.Signal, 16)
+	signal.Notify(l.sigs, forwarded...)
+	defer signal.Stop(l.sigs)
 	if err := l.create(ctx); err != nil {
 		return nil, err
 	}
@@ -78,6 +87,9 @@ func (l *launch) run(ctx context.Context) (*coordinator.Outcome, error) {
 	rep, err := l.release(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if l.b.Hooks.AfterRelease != nil {
+		l.b.Hooks.AfterRelease()
 	}
 	return l.supervise(ctx, st, rep)
 }

@@ -63,12 +63,9 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *coordinator.Re
 		io.Copy(st.conn.Conn, l.io.Stdin)
 		st.conn.CloseWrite()
 	}()
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, forwarded...)
-	defer signal.Stop(sigs)
 	for {
 		select {
-		case sig := <-sigs:
+		case sig := <-l.sigs:
 			l.c.ContainerKill(ctx, l.id, unixName(sig))
 		case r := <-l.exit:
 			l.drain(st)

@@ -1,0 +1,44 @@
+//go:build integration
+
+package docker_test
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker"
+)
+
+// TestSignalBeforeSupervise: a signal that reaches acbox after the member
+// was released but before the parent began supervising is held and passed
+// on; it must not end acbox with its default action (orphaning the
+// container) or be lost.
+func TestSignalBeforeSupervise(t *testing.T) {
+	e := setup(t)
+	_, rw := dirs(t)
+	ready := filepath.Join(rw, "ready")
+	spec := coordinator.Spec{Command: []string{"sh", "-c", "trap 'exit 42' HUP; touch " + ready + "; while :; do sleep 1; done"},
+		Access: coordinator.Access{Write: []string{rw}}}
+	hook := func() {
+		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(ready); err == nil {
+				// Without a handler in place this ends the test binary.
+				syscall.Kill(os.Getpid(), syscall.SIGHUP)
+				return
+			}
+		}
+		t.Error("the member never became ready")
+	}
+	out, err := e.launch(t, spec, docker.Hooks{AfterRelease: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Code != 42 {
+		t.Fatalf("member exited %d, want 42 (its HUP trap)", out.Code)
+	}
+	e.noneLeft(t)
+}
