@@ -19,7 +19,7 @@ const maxResponseHead = 1 << 20
 // forward sends one plain HTTP request upstream and relays the response,
 // never following a redirect: a 3xx goes back to the client as it came.
 func (p *Proxy) forward(c net.Conn, br *bufio.Reader, req *request, t target, up net.Conn) {
-	w := newWatchdog(p.cfg.IdleTimeout, func() { c.Close(); up.Close() })
+	w := newWatchdog(p.cfg.IdleTimeout, nil, func() { c.Close(); up.Close() })
 	defer w.stop()
 	if req.hasBody() && req.proto == "HTTP/1.1" && strings.EqualFold(req.header.Get("Expect"), "100-continue") {
 		io.WriteString(c, "HTTP/1.1 100 Continue\r\n\r\n")

@@ -1,6 +1,7 @@
 package egress
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -97,8 +98,35 @@ func TestSlowHeaders(t *testing.T) {
 	}
 }
 
+// plainConn hides a connection's type, so the tunnel cannot splice it or
+// read its TCP counters and falls back to its read loop.
+type plainConn struct{ net.Conn }
+
+// TestIdleTimeout: traffic keeps a tunnel open past the idle timeout and
+// silence closes it, both when the tunnel splices and the watchdog reads
+// the upstream socket's TCP_INFO counters, and in the read loop.
 func TestIdleTimeout(t *testing.T) {
-	w := newWorld(t, func(c *Config) { c.IdleTimeout = 200 * time.Millisecond })
+	for _, tc := range []struct {
+		name string
+		wrap bool
+	}{{"splice with TCP_INFO", false}, {"read loop", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w *world
+			w = newWorld(t, func(c *Config) {
+				c.IdleTimeout = 200 * time.Millisecond
+				if tc.wrap {
+					c.Dial = func(ctx context.Context, n, a string) (net.Conn, error) {
+						up, err := w.dial(ctx, n, a)
+						return plainConn{up}, err
+					}
+				}
+			})
+			checkIdle(t, w)
+		})
+	}
+}
+
+func checkIdle(t *testing.T, w *world) {
 	c, err := w.connect(fmt.Sprintf("127.0.0.1:%d", w.eport))
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package egress
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"net"
 	"sync"
@@ -16,45 +15,70 @@ func (p *Proxy) serveConnect(c net.Conn, br *bufio.Reader, up net.Conn) {
 	if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 		return
 	}
-	var fromClient io.Reader = c
+	w := newWatchdog(p.cfg.IdleTimeout, tcpActivity(up), func() { c.Close(); up.Close() })
+	defer w.stop()
 	if n := br.Buffered(); n > 0 {
 		// The client sent tunnel bytes right behind the request head.
 		early, _ := br.Peek(n)
-		fromClient = io.MultiReader(bytes.NewReader(early), c)
+		if _, err := up.Write(early); err != nil {
+			return
+		}
+		w.touch()
 	}
-	w := newWatchdog(p.cfg.IdleTimeout, func() { c.Close(); up.Close() })
-	defer w.stop()
-	pipe(c, fromClient, up, w)
+	pipe(c, up, w)
 }
 
 // pipe copies client->up and up->client, passing each end-of-stream on with
 // CloseWrite, and returns when both directions have ended (as httputil's
 // ReverseProxy does for upgraded connections). An error in one direction
 // closes both.
-func pipe(client net.Conn, fromClient io.Reader, up net.Conn, w *watchdog) {
+func pipe(client, up net.Conn, w *watchdog) {
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); copyHalf(up, fromClient, w) }()
+	go func() { defer wg.Done(); copyHalf(up, client, w) }()
 	go func() { defer wg.Done(); copyHalf(client, up, w) }()
 	wg.Wait()
 }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-// copyHalf copies src to dst, touching the watchdog on every read. It does
-// not use io.Copy: splice would be faster but would hide the traffic from
-// the idle timer. The buffer is taken only once src is readable.
-func copyHalf(dst net.Conn, src io.Reader, w *watchdog) {
+// copyHalf copies src to dst until src ends. When the watchdog reads the
+// upstream socket's own counters (TCP_INFO) and both ends are kernel
+// sockets, io.Copy moves the bytes with splice(2) and no per-read
+// bookkeeping; otherwise a read loop touches the watchdog on every read.
+func copyHalf(dst, src net.Conn, w *watchdog) {
+	var err error
+	if w.probe != nil && spliceable(dst) && spliceable(src) {
+		_, err = io.Copy(dst, src)
+	} else {
+		err = copyLoop(dst, src, w)
+	}
+	if err != nil {
+		w.fire()
+		return
+	}
+	closeWrite(dst)
+}
+
+func spliceable(c net.Conn) bool {
+	switch c.(type) {
+	case *net.TCPConn, *net.UnixConn:
+		return true
+	}
+	return false
+}
+
+// copyLoop copies src to dst one read at a time. The buffer is taken only
+// once src is readable, so an idle tunnel holds none.
+func copyLoop(dst, src net.Conn, w *watchdog) error {
 	for {
 		waitReadable(src)
 		err := copyOnce(dst, src, w)
 		if err == io.EOF {
-			closeWrite(dst)
-			return
+			return nil
 		}
 		if err != nil {
-			w.fire()
-			return
+			return err
 		}
 	}
 }
@@ -86,30 +110,53 @@ func closeWrite(c net.Conn) {
 var epoch = time.Now()
 
 // watchdog calls onIdle once no byte has moved for idle. One timer per
-// exchange, re-armed lazily: touch is a single atomic store.
+// exchange, re-armed lazily: touch is a single atomic store. With a probe
+// (a counter the kernel advances as bytes move, see tcpActivity) it also
+// polls the counter every quarter of idle, so copies that never return to
+// Go (splice) still count as traffic; the exchange then ends between idle
+// and 1.25 x idle after its last byte.
 type watchdog struct {
 	idle   time.Duration
 	last   atomic.Int64 // nanoseconds since epoch
 	onIdle func()
 	once   sync.Once
+	probe  func() uint64
+	seen   uint64 // the probe's last value; only the timer's goroutine uses it
 
 	mu      sync.Mutex // guards t and stopped against the timer's goroutine
 	t       *time.Timer
 	stopped bool
 }
 
-func newWatchdog(idle time.Duration, onIdle func()) *watchdog {
-	w := &watchdog{idle: idle, onIdle: onIdle}
+func newWatchdog(idle time.Duration, probe func() uint64, onIdle func()) *watchdog {
+	w := &watchdog{idle: idle, onIdle: onIdle, probe: probe}
+	if probe != nil {
+		w.seen = probe()
+	}
 	w.touch()
 	w.mu.Lock()
-	w.t = time.AfterFunc(idle, w.check)
+	w.t = time.AfterFunc(w.interval(idle), w.check)
 	w.mu.Unlock()
 	return w
 }
 
 func (w *watchdog) touch() { w.last.Store(int64(time.Since(epoch))) }
 
+// interval is how long the timer sleeps when quiet for left more.
+func (w *watchdog) interval(left time.Duration) time.Duration {
+	if w.probe != nil && left > w.idle/4 {
+		return w.idle / 4
+	}
+	return left
+}
+
 func (w *watchdog) check() {
+	if w.probe != nil {
+		if v := w.probe(); v != w.seen {
+			w.seen = v
+			w.touch()
+		}
+	}
 	quiet := time.Since(epoch) - time.Duration(w.last.Load())
 	if quiet >= w.idle {
 		w.fire()
@@ -118,7 +165,7 @@ func (w *watchdog) check() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.stopped {
-		w.t.Reset(w.idle - quiet)
+		w.t.Reset(w.interval(w.idle - quiet))
 	}
 }
 
