@@ -14,8 +14,7 @@ import (
 // reach an allowed origin through the bridge and the proxy without any
 // configuration: git (smart HTTP is not needed: a dumb-HTTP clone) and a Go
 // program using net/http, besides curl and python3 in TestEgressEndToEnd.
-// (git and Go over https need a TLS origin the sandbox trusts; the CONNECT
-// path they would use is the one curl -p exercises.)
+// The same clients over https: TestTLSClientsThroughProxy.
 func TestClientsThroughProxy(t *testing.T) {
 	w := newWorld(t)
 	tools := toolsDir(t)
