@@ -33,6 +33,16 @@
 // to a resolver. Each request yields one [Decision] for the event log; the
 // client gets only a terse status line.
 //
+// # Tunnels
+//
+// A CONNECT tunnel copies both ways until both ends have closed, passing each
+// half-close on. Between kernel sockets it moves the bytes with splice(2);
+// the idle timeout ([Config].IdleTimeout) then reads the upstream socket's own
+// counters (TCP_INFO) every quarter of the timeout, so a tunnel with no byte
+// moving either way closes 1 to 1.25 timeouts after its last byte. Each open
+// spliced tunnel holds two kernel pipes. Other connections (test dialers) are
+// copied by a read loop that holds no buffer while idle.
+//
 // # Limits
 //
 //   - An allowed host receives whatever the sandbox sends it. An allow list is
