@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -13,7 +14,9 @@ import (
 
 // PolicyFingerprint is the built-in policy of this acbox build, the part no
 // flag, spec or config changes: the seccomp filter, the refused paths, the
-// credential masks and the address ranges the egress proxy refuses. Paths
+// credential masks, the built-in write-grant carve-outs with how far
+// repositories are searched for, and the address ranges the egress proxy
+// refuses. Paths
 // are written with placeholders (~, $STATE, $CONFIG, $UID) so that the
 // fingerprint is the same for every user of one build.
 type PolicyFingerprint struct {
@@ -23,11 +26,12 @@ type PolicyFingerprint struct {
 	RefusedPaths   []string          `json:"refused_paths"`
 	ReadOnlySystem []string          `json:"read_only_system"` // no write grant may equal, contain or sit inside them
 	Masks          []string          `json:"masks"`
+	Carveouts      []string          `json:"carveouts"`
 	EgressRefused  []string          `json:"egress_refused"`
 }
 
 // fingerprintSchema changes when the shape of PolicyFingerprint does.
-const fingerprintSchema = 1
+const fingerprintSchema = 2
 
 // Fingerprint returns this build's built-in policy.
 func Fingerprint() PolicyFingerprint {
@@ -37,6 +41,7 @@ func Fingerprint() PolicyFingerprint {
 		RefusedPaths:   append(RefusedPaths("~", "$STATE"), "$CONFIG (contains or inside)"),
 		ReadOnlySystem: append([]string{}, systemTrees...),
 		Masks:          CredentialMasks(),
+		Carveouts:      carveoutPolicy(),
 		EgressRefused:  egress.RefusedRanges(),
 	}
 	for _, r := range seccomp.Policy() {
@@ -69,3 +74,9 @@ var policyDigest = sync.OnceValue(func() string { return Fingerprint().Digest() 
 // `acbox version --json` and the enforcement report. A change to any part
 // of [PolicyFingerprint] changes it.
 func PolicyDigest() string { return policyDigest() }
+
+// carveoutPolicy describes the built-in carve-outs and the repository search.
+func carveoutPolicy() []string {
+	return append(BuiltinProtect(),
+		fmt.Sprintf("repositories searched %d levels below each write grant, node_modules skipped, symlinks not followed, at most %d directories", repoSearchDepth, repoSearchLimit))
+}

@@ -12,7 +12,7 @@ import (
 // changes it, and this test fails until the pin is edited here in the same
 // change: the diff of this line is the reviewed record that the built-in
 // policy moved. Operators compare it with `acbox version --json`.
-const pinnedPolicyDigest = "d569934cea6deeddfb938fee194db2c9154dc9cec3f66d35b5180694e516e0af"
+const pinnedPolicyDigest = "b7eaa7bbae22fd180f96f18bf6766687e74c0a97005b0bb2461893ee582ebcd4"
 
 func TestPolicyDigestIsPinned(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
@@ -35,6 +35,7 @@ func TestFingerprintCoversEveryPart(t *testing.T) {
 		"refused":       func(f *PolicyFingerprint) { f.RefusedPaths = f.RefusedPaths[1:] },
 		"system":        func(f *PolicyFingerprint) { f.ReadOnlySystem = f.ReadOnlySystem[1:] },
 		"masks":         func(f *PolicyFingerprint) { f.Masks = f.Masks[1:] },
+		"carve-outs":    func(f *PolicyFingerprint) { f.Carveouts = f.Carveouts[1:] },
 		"egress":        func(f *PolicyFingerprint) { f.EgressRefused = f.EgressRefused[1:] },
 	}
 	for name, edit := range edits {

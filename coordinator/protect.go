@@ -10,8 +10,8 @@ import (
 )
 
 // Carve-outs keep parts of a write grant read-only: by default the git
-// hooks and config of the repository at the grant's root (see
-// protect_git.go), because a member that can write them can make git run
+// hooks and config of the repository at the grant's root and of those up to
+// three levels below it (protect_git.go, protect_search.go), because a member that can write them can make git run
 // its code later, outside the sandbox. --protect adds paths relative to
 // each write grant; --unprotect drops a built-in one.
 //
@@ -85,15 +85,11 @@ func resolveProtected(p *Plan, protect, unprotect []string) ([]Carveout, []strin
 		if !g.Write {
 			continue
 		}
-		ws, err := gitWants(g.Path, p.Grants, drop)
+		ws, err := builtinWants(g.Path, p, drop)
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, w := range ws {
-			if !drop[w.key] {
-				wants = append(wants, w)
-			}
-		}
+		wants = append(wants, ws...)
 		for _, rel := range rels {
 			wants = append(wants, carveWant{path: filepath.Join(g.Path, rel), why: "--protect " + rel})
 		}
@@ -118,6 +114,31 @@ func resolveProtected(p *Plan, protect, unprotect []string) ([]Carveout, []strin
 		return nil, nil, err
 	}
 	return out, uncovered(missing, out), nil
+}
+
+// builtinWants: the built-in carve-outs of the repository at a write
+// grant's root and of those below it (protect_search.go), less the dropped.
+func builtinWants(root string, p *Plan, drop map[string]bool) ([]carveWant, error) {
+	if drop[ProtectHooks] && drop[ProtectConfig] && drop[ProtectGitLink] {
+		return nil, nil
+	}
+	repos, err := nestedRepos(root, p)
+	if err != nil {
+		return nil, err
+	}
+	var out []carveWant
+	for _, r := range append([]string{root}, repos...) {
+		ws, err := gitWants(r, p.Grants, drop)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range ws {
+			if !drop[w.key] {
+				out = append(out, w)
+			}
+		}
+	}
+	return out, nil
 }
 
 func unprotectSet(names []string) (map[string]bool, error) {

@@ -25,7 +25,8 @@ import (
 //   - .git is a symlink: refused unless every built-in is dropped, since
 //     the member could replace the link.
 //
-// Repositories deeper inside a grant are not searched; --protect them.
+// The repositories below the grant's root that protect_search.go finds get
+// the same, each from its own root.
 
 // maxModules bounds the walk for submodule git directories.
 const maxModules = 256

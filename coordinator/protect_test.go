@@ -44,6 +44,15 @@ func carveSummary(p *Plan, base string) string {
 
 var plainRepo = []string{".git/hooks/", ".git/objects/", ".git/config", ".git/HEAD = ref: refs/heads/main\n"}
 
+// nested is plainRepo at dir (relative to the tree's root).
+func nested(dir string) []string {
+	var out []string
+	for _, e := range plainRepo {
+		out = append(out, dir+"/"+e)
+	}
+	return out
+}
+
 func TestProtectResolution(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -84,6 +93,18 @@ func TestProtectResolution(t *testing.T) {
 			want: "pin:other/.git ro:proj/.git ro:other/.git/config ro:other/.git/hooks pin:other/.git/modules " +
 				"pin:other/.git/modules/sub ro:other/.git/modules/sub/config ro:other/.git/modules/sub/hooks"},
 		{name: "grant inside a pin refused", tree: plainRepo, read: []string{".git/objects"}, want: "would hide it", wantErr: true},
+		{name: "nested repository one level down", tree: nested("sub"), want: "pin:proj/sub pin:proj/sub/.git ro:proj/sub/.git/config ro:proj/sub/.git/hooks"},
+		{name: "nested repository three levels down", tree: nested("a/b/c"),
+			want: "pin:proj/a pin:proj/a/b pin:proj/a/b/c pin:proj/a/b/c/.git ro:proj/a/b/c/.git/config ro:proj/a/b/c/.git/hooks"},
+		{name: "four levels down is not searched", tree: nested("a/b/c/d"), want: ""},
+		{name: "root and nested repositories", tree: append(nested("lib"), plainRepo...),
+			want: "pin:proj/.git pin:proj/lib ro:proj/.git/config ro:proj/.git/hooks pin:proj/lib/.git ro:proj/lib/.git/config ro:proj/lib/.git/hooks"},
+		{name: "nested submodule checkout", tree: []string{"sub/.git = gitdir: /nonexistent/modules/sub\n"}, want: "pin:proj/sub ro:proj/sub/.git"},
+		{name: "nested repository missing hooks refused", tree: []string{"sub/.git/config", "sub/.git/HEAD"}, want: "run `git init`", wantErr: true},
+		{name: "node_modules not searched", tree: nested("node_modules/pkg"), want: ""},
+		{name: "symlinked directory not followed", tree: append(nested("../elsewhere/repo"), "link -> ../elsewhere"), want: ""},
+		{name: "nested read grant not searched", tree: nested("vendor/dep"), read: []string{"vendor"}, want: ""},
+		{name: "nested repositories all unprotected", tree: nested("sub"), unprotect: []string{".git", ".git/hooks", ".git/config"}, want: ""},
 		{name: "absolute protect", protect: []string{"/etc"}, want: "relative to each write grant", wantErr: true},
 		{name: "protect escaping", protect: []string{"../x"}, want: "relative to each write grant", wantErr: true},
 		{name: "protect the grant", protect: []string{"."}, want: "relative to each write grant", wantErr: true},
@@ -141,4 +162,19 @@ func TestProtectNarrower(t *testing.T) {
 	checkErr(t, Narrower(resolve(), parent), "")
 	checkErr(t, Narrower(resolve(".git/hooks"), parent), "nested launch may not make it writable")
 	checkErr(t, Narrower(resolve(".git/hooks"), resolve(".git/hooks")), "")
+}
+
+// TestRepoSearchLimit: a write grant with more directories than the search
+// looks at is refused, not searched in part; dropping every built-in skips
+// the search.
+func TestRepoSearchLimit(t *testing.T) {
+	defer func(n int) { repoSearchLimit = n }(repoSearchLimit)
+	repoSearchLimit = 5
+	f := newFixture(t)
+	proj := filepath.Join(f.host.Home, "proj")
+	repoTree(t, proj, "a/", "b/", "c/", "d/", "e/", "f/")
+	_, err := Resolve(Spec{Command: []string{"true"}, Access: Access{Write: []string{proj}}}, f.host)
+	checkErr(t, err, "will not leave some unsearched")
+	_, err = Resolve(Spec{Command: []string{"true"}, Access: Access{Write: []string{proj}}, Unprotect: BuiltinProtect()}, f.host)
+	checkErr(t, err, "")
 }

@@ -131,6 +131,36 @@ yes build-writable    'echo "echo planted" >> build.sh'
 	})
 }
 
+// TestNestedRepositories: a workspace granted for writing, holding
+// repositories one and three levels down: each one's hooks and config stay
+// read-only and commits work in each; the directories above them cannot be
+// renamed away (they are pinned), files in them can be written.
+func TestNestedRepositories(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		ws := newRepo(t, m)
+		os.RemoveAll(filepath.Join(ws, ".git"))
+		for _, d := range []string{"app", "libs/go/util"} {
+			r := newRepo(t, m)
+			os.MkdirAll(filepath.Dir(filepath.Join(ws, d)), 0o755)
+			if err := os.Rename(r, filepath.Join(ws, d)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		filepath.Walk(ws, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, m.uid, m.gid) })
+		probe(t, m, ws, nil, `
+yes commit-app        '$G -C app commit -q --allow-empty -m inside'
+yes commit-deep       '$G -C libs/go/util commit -q --allow-empty -m inside'
+no  hook-app          'echo x > app/.git/hooks/pre-commit'
+no  hook-deep         'echo x > libs/go/util/.git/hooks/pre-commit'
+no  config-deep       '$G -C libs/go/util config core.hooksPath /tmp'
+no  rename-parent     'mv libs libs.old'
+no  rename-repo       'mv app app.old'
+yes write-beside      'echo x > libs/go/notes.txt'
+`)
+		mustNotExist(t, filepath.Join(ws, "libs/go/util/.git/hooks/pre-commit"))
+	})
+}
+
 // TestUnprotectConfig: --unprotect .git/config makes the config writable;
 // the hooks stay read-only.
 func TestUnprotectConfig(t *testing.T) {
