@@ -15,7 +15,8 @@ const MaxDelegationDepth = 2
 // grant not inside its read or write grants, a runtime mount (nested
 // launches may not add trusted mounts beyond the requester's own), a
 // network policy that allows what the requester's does not, a view wider
-// than the requester's, best effort when the requester was strict. The
+// than the requester's or one that shows what it hides, larger limits, a
+// carve-out made writable, best effort when the requester was strict. The
 // error names the offending path or host.
 func Narrower(child, parent *Plan) error {
 	for _, g := range child.Grants {
@@ -28,21 +29,70 @@ func Narrower(child, parent *Plan) error {
 		}
 	}
 	for _, m := range child.Mounts {
-		if within(m.Target, DelegateDir) {
-			continue // the child's own acbox binary and broker socket
+		if m.Internal {
+			continue // the child's own acbox binary and broker socket, added by acbox
 		}
 		if !mountCovered(m, parent) {
 			return refuse(m.Source, "a nested launch may only re-mount what its requester has", "")
 		}
 	}
-	if err := protectNarrower(child, parent); err != nil {
-		return err
+	for _, check := range []func(child, parent *Plan) error{protectNarrower, viewNarrower, limitsNarrower} {
+		if err := check(child, parent); err != nil {
+			return err
+		}
 	}
 	if err := networkNarrower(child.Network, parent.Network); err != nil {
 		return err
 	}
 	if child.BestEffort && !parent.BestEffort {
 		return refuse("best_effort", "the requester runs strictly; its children must too", "drop best_effort")
+	}
+	return nil
+}
+
+// viewNarrower: a child sees the host only if its requester does, and
+// hides at least what its requester hides wherever it could see it.
+func viewNarrower(child, parent *Plan) error {
+	if child.View == ViewHost && parent.View != ViewHost {
+		return refuse("view", "the requester sees only its grants; a nested launch may not see the whole host", "drop --view host")
+	}
+	for _, pm := range parent.Masks {
+		if _, ok := maskOver(child.Masks, pm.Path); ok || !shows(child, pm.Path) {
+			continue
+		}
+		return refuse(pm.Path, "the requester hides it ("+pm.Why+"); a nested launch may not show it", "drop the view or grant that shows it")
+	}
+	return nil
+}
+
+// shows: the child's sandbox shows path (its host view, a grant, a runtime
+// mount's source at the same path, or a system directory).
+func shows(p *Plan, path string) bool {
+	if p.View == ViewHost {
+		return true
+	}
+	for _, g := range p.Grants {
+		if within(path, g.Path) {
+			return true
+		}
+	}
+	for _, sp := range p.System {
+		if sp.Link == "" && within(path, sp.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// limitsNarrower: a child may not have more memory or processes than its
+// requester (0 is the default, not "unlimited").
+func limitsNarrower(child, parent *Plan) error {
+	c, p := child.Limits, parent.Limits
+	if c.Memory > p.Memory {
+		return refuse("limits.memory", fmt.Sprintf("%d bytes is more than the requester's %d", c.Memory, p.Memory), "ask for no more than the requester's limits")
+	}
+	if c.Pids > p.Pids {
+		return refuse("limits.pids", fmt.Sprintf("%d is more than the requester's %d", c.Pids, p.Pids), "ask for no more than the requester's limits")
 	}
 	return nil
 }

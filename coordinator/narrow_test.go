@@ -10,13 +10,17 @@ func TestNarrower(t *testing.T) {
 		Grants:  []Grant{{Path: "/repo", Write: true}, {Path: "/docs"}},
 		Mounts:  []Mount{{Source: "/opt/pi", Target: "/opt/pi", Readonly: true}},
 		Network: Network{Mode: "proxy", Allow: []string{"api.example.com", "*.example.org:8443"}},
+		View:    ViewGrants,
+		Masks:   []Mask{{Path: "/repo/.env", Why: "--exclude"}},
+		Limits:  Limits{Memory: 1 << 30, Pids: 100},
 	}
+
 	cases := []struct {
 		name  string
 		child Plan
 		want  string
 	}{
-		{"same", Plan{Grants: parent.Grants, Network: parent.Network}, ""},
+		{"same", Plan{Grants: parent.Grants, Masks: parent.Masks, Network: parent.Network}, ""},
 		{"sub write", Plan{Grants: []Grant{{Path: "/repo/sub", Write: true}}, Network: Network{Mode: "none"}}, ""},
 		{"read inside write", Plan{Grants: []Grant{{Path: "/repo/x"}}, Network: Network{Mode: "none"}}, ""},
 		{"read inside read", Plan{Grants: []Grant{{Path: "/docs/a"}}, Network: Network{Mode: "none"}}, ""},
@@ -31,9 +35,19 @@ func TestNarrower(t *testing.T) {
 		{"other host", Plan{Network: Network{Mode: "proxy", Allow: []string{"evil.example"}}}, "evil.example"},
 		{"subset hosts", Plan{Network: Network{Mode: "proxy", Allow: []string{"a.example.org:8443"}}}, ""},
 		{"best effort", Plan{BestEffort: true, Network: Network{Mode: "none"}}, "best_effort"},
+		{"internal delegation mount", Plan{Mounts: []Mount{{Source: "/usr/local/bin/acbox", Target: DelegateBin, Readonly: true, Internal: true}}, Network: Network{Mode: "none"}}, ""},
+		{"spec mount at the delegation target", Plan{Mounts: []Mount{{Source: "/etc", Target: DelegateDir + "/w"}}, Network: Network{Mode: "none"}}, "/etc"},
+		{"host view from a grants view", Plan{View: ViewHost, Network: Network{Mode: "none"}}, "view"},
+		{"grant shows a masked path", Plan{Grants: []Grant{{Path: "/repo"}}, Network: Network{Mode: "none"}}, "/repo/.env"},
+		{"grant keeps the mask", Plan{Grants: []Grant{{Path: "/repo"}}, Masks: []Mask{{Path: "/repo/.env"}}, Network: Network{Mode: "none"}}, ""},
+		{"more memory", Plan{Limits: Limits{Memory: 8 << 30, Pids: 10}, Network: Network{Mode: "none"}}, "limits.memory"},
+		{"more processes", Plan{Limits: Limits{Memory: 1 << 20, Pids: 4096}, Network: Network{Mode: "none"}}, "limits.pids"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.child.Limits == (Limits{}) {
+				c.child.Limits = parent.Limits
+			}
 			err := Narrower(&c.child, parent)
 			switch {
 			case c.want == "" && err != nil:
@@ -42,5 +56,20 @@ func TestNarrower(t *testing.T) {
 				t.Fatalf("got %v, want an error naming %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestNarrowerHostView: under a requester with the host view, a child may
+// have it too but must keep every mask it could see through.
+func TestNarrowerHostView(t *testing.T) {
+	parent := &Plan{View: ViewHost, Masks: []Mask{{Path: "/home/u/.ssh", Why: "credentials"}},
+		Network: Network{Mode: "none"}, Limits: Limits{Memory: 1, Pids: 1}}
+	ok := &Plan{View: ViewHost, Masks: parent.Masks, Network: Network{Mode: "none"}, Limits: parent.Limits}
+	if err := Narrower(ok, parent); err != nil {
+		t.Fatalf("same view and masks refused: %v", err)
+	}
+	open := &Plan{View: ViewHost, Network: Network{Mode: "none"}, Limits: parent.Limits}
+	if err := Narrower(open, parent); err == nil || !strings.Contains(err.Error(), "/home/u/.ssh") {
+		t.Fatalf("a child without the requester's mask: %v", err)
 	}
 }

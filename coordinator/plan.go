@@ -57,6 +57,7 @@ type Mount struct {
 	Target   string `json:"target"`
 	Readonly bool   `json:"readonly"`
 	Kind     string `json:"kind"`
+	Internal bool   `json:"-"` // added by acbox itself (see MountSpec.Internal)
 }
 
 // Tmpfs is a private tmpfs discarded at exit.

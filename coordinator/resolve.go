@@ -119,11 +119,14 @@ func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
 		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
 			return nil, refuse(m.Target, "mount target must be absolute and not /, /proc, /dev or /sys", "")
 		}
+		if within(dst, DelegateDir) && !m.Internal {
+			return nil, refuse(dst, "is reserved for acbox's own delegation mounts", "mount it at another target")
+		}
 		kind, err := mountKind(src)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Mount{Source: src, Target: dst, Readonly: m.Readonly, Kind: kind})
+		out = append(out, Mount{Source: src, Target: dst, Readonly: m.ReadOnly(), Kind: kind, Internal: m.Internal})
 	}
 	sortParentsFirst(out, func(i int) string { return out[i].Target })
 	return out, nil
@@ -196,10 +199,10 @@ func ParseTmpfsFlag(s string) TmpfsSpec {
 // ParseMountFlag reads SRC:DST[:ro|rw] or SRC[:ro|rw].
 func ParseMountFlag(s string) (MountSpec, error) {
 	parts := strings.Split(s, ":")
-	m := MountSpec{Source: parts[0], Readonly: true}
+	m := MountSpec{Source: parts[0], Readonly: RW(false)}
 	rest := parts[1:]
 	if n := len(rest); n > 0 && (rest[n-1] == "ro" || rest[n-1] == "rw") {
-		m.Readonly = rest[n-1] == "ro"
+		m.Readonly = RW(rest[n-1] == "rw")
 		rest = rest[:n-1]
 	}
 	switch len(rest) {

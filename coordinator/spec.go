@@ -50,12 +50,23 @@ type NetworkSpec struct {
 }
 
 // MountSpec is a trusted runtime mount: a file, directory or Unix socket
-// bound at Target (the same path when Target is empty).
+// bound at Target (the same path when Target is empty), read-only unless
+// Readonly is false (as --mount SRC:DST is read-only unless :rw).
 type MountSpec struct {
 	Source   string `json:"source"`
 	Target   string `json:"target,omitempty"`
-	Readonly bool   `json:"readonly,omitempty"`
+	Readonly *bool  `json:"readonly,omitempty"`
+	// Internal marks the mounts acbox itself adds (delegation's binary and
+	// broker socket, the probe runner); a spec cannot set it, and only
+	// internal mounts may target DelegateDir.
+	Internal bool `json:"-"`
 }
+
+// ReadOnly reports the mount's mode: read-only unless Readonly is false.
+func (m MountSpec) ReadOnly() bool { return m.Readonly == nil || *m.Readonly }
+
+// RW is a MountSpec.Readonly value: read-write (rw false) or read-only.
+func RW(rw bool) *bool { ro := !rw; return &ro }
 
 // TmpfsSpec is an extra private tmpfs; Size like "64MiB" (default 64MiB).
 type TmpfsSpec struct {

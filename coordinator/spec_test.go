@@ -40,22 +40,45 @@ func TestParseSize(t *testing.T) {
 }
 
 func TestParseMountFlag(t *testing.T) {
+	type want struct {
+		src, dst string
+		ro       bool
+	}
 	cases := []struct {
 		in   string
-		want MountSpec
+		want want
 		err  bool
 	}{
-		{"/a", MountSpec{Source: "/a", Readonly: true}, false},
-		{"/a:rw", MountSpec{Source: "/a"}, false},
-		{"/a:/b", MountSpec{Source: "/a", Target: "/b", Readonly: true}, false},
-		{"/a:/b:rw", MountSpec{Source: "/a", Target: "/b"}, false},
-		{"/a:/b:/c", MountSpec{}, true},
-		{":/b", MountSpec{}, true},
+		{"/a", want{"/a", "", true}, false},
+		{"/a:rw", want{"/a", "", false}, false},
+		{"/a:ro", want{"/a", "", true}, false},
+		{"/a:/b", want{"/a", "/b", true}, false},
+		{"/a:/b:rw", want{"/a", "/b", false}, false},
+		{"/a:/b:/c", want{}, true},
+		{":/b", want{}, true},
 	}
 	for _, c := range cases {
 		got, err := ParseMountFlag(c.in)
-		if (err != nil) != c.err || (!c.err && got != c.want) {
-			t.Errorf("ParseMountFlag(%q) = %+v, %v", c.in, got, err)
+		if (err != nil) != c.err || (!c.err && (want{got.Source, got.Target, got.ReadOnly()}) != c.want) {
+			t.Errorf("ParseMountFlag(%q) = %+v (read-only %v), %v", c.in, got, got.ReadOnly(), err)
+		}
+	}
+}
+
+// TestSpecMountReadOnlyByDefault: a spec's mount is read-only unless it
+// says "readonly": false, as --mount is unless :rw.
+func TestSpecMountReadOnlyByDefault(t *testing.T) {
+	for in, ro := range map[string]bool{
+		`{"command":["x"],"mounts":[{"source":"/a"}]}`:                  true,
+		`{"command":["x"],"mounts":[{"source":"/a","readonly":true}]}`:  true,
+		`{"command":["x"],"mounts":[{"source":"/a","readonly":false}]}`: false,
+	} {
+		s, err := ParseSpec(strings.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Mounts[0].ReadOnly(); got != ro {
+			t.Errorf("%s: read-only %v, want %v", in, got, ro)
 		}
 	}
 }

@@ -70,11 +70,27 @@ func (b *broker) handle(c *net.UnixConn) {
 		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitUsage})
 		return
 	}
+	if len(req.Spec.PassEnv) > 0 {
+		// Resolved here it would copy the host's values into the child.
+		reply(c, nestedReply{Error: "pass_env in a nested launch: the broker would read the host's environment; send the values in env", Code: coordinator.ExitUsage})
+		return
+	}
 	relay := coordinator.NewEvents(eventRelay{c, b.events})
-	out, err := runSpec(req.Spec, b.host, relay, stdio{files[0], files[1], files[2]}, b.check)
+	check := func(p *coordinator.Plan) error {
+		inheritLimits(p, req.Spec.Limits, b.parent.Limits)
+		return b.check(p)
+	}
+	scanned := func() *ExitScan { return nil }
+	if req.Report { // the exit scan runs here, outside, as for a launch from the host
+		check, scanned = exitScanHook(check)
+	}
+	out, err := runSpec(req.Spec, b.host, relay, stdio{files[0], files[1], files[2]}, check)
 	if err != nil {
 		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitCode(err)})
 		return
+	}
+	if req.Report {
+		reply(c, nestedReply{Report: out.Report, ExitScan: scanned()})
 	}
 	reply(c, nestedReply{Exit: &out.Code})
 }
@@ -86,6 +102,18 @@ func (b *broker) check(p *coordinator.Plan) error {
 		return &coordinator.RefusedError{Subject: "delegate", Why: fmt.Sprintf("nested launches may go %d deep", coordinator.MaxDelegationDepth), Instead: "launch it from an outer sandbox"}
 	}
 	return coordinator.Narrower(p, b.parent)
+}
+
+// inheritLimits gives a child that asked for no memory or pids limit its
+// requester's, where that is smaller than the default; a limit the child
+// asked for is left for Narrower to judge.
+func inheritLimits(p *coordinator.Plan, asked coordinator.LimitsSpec, parent coordinator.Limits) {
+	if asked.Memory == "" && p.Limits.Memory > parent.Memory {
+		p.Limits.Memory = parent.Memory
+	}
+	if asked.Pids == 0 && p.Limits.Pids > parent.Pids {
+		p.Limits.Pids = parent.Pids
+	}
 }
 
 func reply(w io.Writer, r nestedReply) {

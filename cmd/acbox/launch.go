@@ -59,8 +59,8 @@ func delegate(spec *coordinator.Spec, id, dir string, host coordinator.Host, eve
 		return nil, err
 	}
 	spec.Mounts = append(spec.Mounts,
-		coordinator.MountSpec{Source: exe, Target: coordinator.DelegateBin, Readonly: true},
-		coordinator.MountSpec{Source: br.path, Target: coordinator.DelegateSocket})
+		coordinator.MountSpec{Source: exe, Target: coordinator.DelegateBin, Internal: true},
+		coordinator.MountSpec{Source: br.path, Target: coordinator.DelegateSocket, Readonly: coordinator.RW(true), Internal: true})
 	return br, nil
 }
 

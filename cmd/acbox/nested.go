@@ -16,21 +16,24 @@ import (
 // creating namespaces (which seccomp refuses), it sends the spec and its
 // standard streams to the broker outside, which launches the child as a
 // sibling sandbox no wider than this one, and relays its events and status.
-func runNested(sock string, spec coordinator.Spec, events *coordinator.Events, s *Streams) error {
+// With report set, the broker sends the child's enforcement report and exit
+// scan back, and they are written there as for a launch from the host.
+func runNested(sock string, spec coordinator.Spec, events *coordinator.Events, s *Streams, report string) error {
 	absolutize(&spec)
+	passEnvHere(&spec)
 	addr := &net.UnixAddr{Name: sock, Net: "unix"}
 	c, err := net.DialUnix("unix", nil, addr)
 	if err != nil {
 		return fmt.Errorf("%w: nested launch: cannot reach the broker at %s: %v", coordinator.ErrCannotSandbox, sock, err)
 	}
 	defer c.Close()
-	if err := sendRequest(c, nestedRequest{Spec: spec}, []*os.File{s.In, os.Stdout, os.Stderr}); err != nil {
+	if err := sendRequest(c, nestedRequest{Spec: spec, Report: report != ""}, []*os.File{s.In, os.Stdout, os.Stderr}); err != nil {
 		return fmt.Errorf("%w: nested launch: %v", coordinator.ErrCannotSandbox, err)
 	}
-	return readReplies(bufio.NewReader(c), events)
+	return readReplies(bufio.NewReader(c), events, report)
 }
 
-func readReplies(r *bufio.Reader, events *coordinator.Events) error {
+func readReplies(r *bufio.Reader, events *coordinator.Events, report string) error {
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
@@ -43,12 +46,33 @@ func readReplies(r *bufio.Reader, events *coordinator.Events) error {
 		switch {
 		case rep.Event != nil:
 			events.Emit(*rep.Event)
+		case rep.Report != nil:
+			if err := writeReport(report, rep.Report, rep.ExitScan); err != nil {
+				return err
+			}
 		case rep.Exit != nil:
 			return exitError{code: *rep.Exit}
 		case rep.Error != "":
 			return codeError{msg: rep.Error, code: rep.Code}
 		}
 	}
+}
+
+// passEnvHere turns pass_env into env values from this process's own
+// environment, the requesting sandbox's: the broker runs outside and would
+// read the host's (it refuses pass_env for that reason).
+func passEnvHere(s *coordinator.Spec) {
+	for _, k := range s.PassEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			if s.Env == nil {
+				s.Env = map[string]string{}
+			}
+			if _, set := s.Env[k]; !set {
+				s.Env[k] = v
+			}
+		}
+	}
+	s.PassEnv = nil
 }
 
 // absolutize makes the child's paths absolute against this process's

@@ -18,7 +18,8 @@ func TestFlagsAndSpecSamePlan(t *testing.T) {
 	spec := filepath.Join(cfg, "spec.json")
 	body := `{"command":["make","test"],"cwd":"` + w + `","access":{"read":["` + r + `"],"write":["` + w + `"],` +
 		`"network":{"mode":"proxy","allow":["api.example.com","*.example.org:8443"]}},` +
-		`"tmpfs":[{"target":"/cache","size":"8MiB"}],"env":{"A":"1"},"limits":{"memory":"1GiB","pids":64}}`
+		`"tmpfs":[{"target":"/cache","size":"8MiB"}],"env":{"A":"1"},"limits":{"memory":"1GiB","pids":64},` +
+		`"mounts":[{"source":"` + r + `","target":"/mnt/acbox-r"},{"source":"` + r + `","target":"/mnt/acbox-rw","readonly":false}]}`
 	os.WriteFile(spec, []byte(body), 0o600)
 	fromSpec, errs, code := runMain(t, cfg, "plan", "--no-tty", "--spec", spec)
 	if code != 0 {
@@ -26,7 +27,7 @@ func TestFlagsAndSpecSamePlan(t *testing.T) {
 	}
 	fromFlags, errf, code := runMain(t, cfg, "plan", "--no-tty", "--read", r, "--write", w, "--cwd", w,
 		"--allow", "api.example.com", "--allow", "*.example.org:8443", "--tmpfs", "/cache:8MiB", "--env", "A=1",
-		"--memory", "1GiB", "--pids", "64", "--", "make", "test")
+		"--memory", "1GiB", "--pids", "64", "--mount", r+":/mnt/acbox-r", "--mount", r+":/mnt/acbox-rw:rw", "--", "make", "test")
 	if code != 0 {
 		t.Fatalf("plan with flags: %d %s", code, errf)
 	}

@@ -29,7 +29,7 @@ func (c *RunCmd) Run(s *Streams) error {
 			return err
 		}
 		spec.Delegate = spec.Delegate || c.Delegate
-		return runNested(coordinator.DelegateSocket, spec, events, s)
+		return runNested(coordinator.DelegateSocket, spec, events, s, c.Report)
 	}
 	h, err := coordinator.HostFromEnv()
 	if err != nil {

@@ -21,7 +21,8 @@ import (
 //	broker -> client: JSON lines: events as on --status-fd, then one
 //	                  {"exit": N} or {"error": "...", "code": N}
 type nestedRequest struct {
-	Spec coordinator.Spec `json:"spec"`
+	Spec   coordinator.Spec `json:"spec"`
+	Report bool             `json:"report,omitempty"` // send the enforcement report and exit scan back
 }
 
 type nestedReply struct {
@@ -29,6 +30,9 @@ type nestedReply struct {
 	Exit  *int               `json:"exit,omitempty"`
 	Error string             `json:"error,omitempty"`
 	Code  int                `json:"code,omitempty"`
+	// Report and ExitScan come just before Exit when the request asked.
+	Report   *coordinator.Report `json:"report,omitempty"`
+	ExitScan *ExitScan           `json:"exit_scan,omitempty"`
 }
 
 func sendRequest(c *net.UnixConn, req nestedRequest, files []*os.File) error {

@@ -44,6 +44,38 @@ acbox run --delegate -r ` + r + ` -- sh -c 'acbox run -- true; echo depth2=$?; a
 	})
 }
 
+// TestNestedNoWidening: the ways a child could get more than its requester
+// are refused: a runtime mount at the delegation directory, the host view,
+// larger limits; a child without limits inherits the requester's (seen in
+// its --report, which a nested launch writes too); and pass_env reads the
+// requesting sandbox's environment, not the host's.
+func TestNestedNoWidening(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		f := newFixture(t, m)
+		w := f.dir("w")
+		script := `
+acbox run --mount ` + w + `:/.acbox/w:rw -- true 2>/dev/null; echo reserved-target=$?
+acbox run --view host -- true 2>/dev/null; echo host-view=$?
+acbox run --memory 8GiB -- true 2>/dev/null; echo more-memory=$?
+acbox run --pids 4096 -- true 2>/dev/null; echo more-pids=$?
+acbox run --memory 128MiB -- true; echo less-memory=$?
+acbox run --report ` + w + `/r.json -- true && grep -q '"268435456"' ` + w + `/r.json && echo inherited-memory
+grep -q '"exit_scan"' ` + w + `/r.json && echo nested-report
+INNER=inside acbox run --pass-env INNER --pass-env OUTER_SECRET -- sh -c 'echo inner=$INNER secret=${OUTER_SECRET:-unset}'
+`
+		res := runBoxEnv(t, m, []string{"OUTER_SECRET=host-only"}, "run", "--delegate", "--memory", "256MiB", "--pids", "64", "-w", w, "--", "sh", "-c", script)
+		if res.code != 0 {
+			t.Fatalf("%v", res)
+		}
+		for _, want := range []string{"reserved-target=125", "host-view=125", "more-memory=125", "more-pids=125", "less-memory=0",
+			"inherited-memory", "nested-report", "inner=inside secret=unset"} {
+			if !strings.Contains(res.stdout, want) {
+				t.Errorf("missing %q\n%v", want, res)
+			}
+		}
+	})
+}
+
 // TestNoDelegationByDefault: without --delegate there is no broker and no
 // acbox inside, and a nested acbox cannot create namespaces.
 func TestNoDelegationByDefault(t *testing.T) {

@@ -77,7 +77,7 @@ func (r *Runner) Spec(cmd ...string) coordinator.Spec {
 		s.Image = r.Image
 		return s
 	}
-	s.Mounts = []coordinator.MountSpec{{Source: r.Exe, Target: MemberPath, Readonly: true}}
+	s.Mounts = []coordinator.MountSpec{{Source: r.Exe, Target: MemberPath, Internal: true}}
 	return s
 }
 
