@@ -44,4 +44,7 @@ type Outcome struct {
 	Signal   int
 	Report   *Report
 	Duration time.Duration
+	// GitRedirects are the commondir files that appeared in protected git
+	// directories during the run, as moved aside by the launcher.
+	GitRedirects []string
 }

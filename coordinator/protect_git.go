@@ -75,11 +75,38 @@ func gitDirWants(d string) []carveWant {
 	return out
 }
 
+// The reasons of the carve-outs that mark a git directory's own hooks and
+// config; ProtectedGitDirs finds the directories by them.
+const (
+	whyHooks  = "git hooks"
+	whyConfig = "git config"
+)
+
 func hooksAndConfig(d string) []carveWant {
 	return []carveWant{
-		{path: filepath.Join(d, "hooks"), why: "git hooks", key: ProtectHooks, required: true},
-		{path: filepath.Join(d, "config"), why: "git config", key: ProtectConfig, required: true},
+		{path: filepath.Join(d, "hooks"), why: whyHooks, key: ProtectHooks, required: true},
+		{path: filepath.Join(d, "config"), why: whyConfig, key: ProtectConfig, required: true},
 	}
+}
+
+// ProtectedGitDirs lists the git directories whose hooks or config the
+// plan keeps read-only. A `commondir` file created in one of them would
+// make git take hooks and config from wherever it points; no mount can
+// stop that (there is no file to bind over), so the launcher checks for it
+// after the run (cmd/acbox/gitredirect.go).
+func (p *Plan) ProtectedGitDirs() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range p.Protected {
+		if c.Mode != CarveReadOnly || (c.Why != whyHooks && c.Why != whyConfig) {
+			continue
+		}
+		if d := filepath.Dir(c.Path); !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // linkedGitDirWants: the git directory a `.git` file names. A worktree's

@@ -119,7 +119,7 @@ func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
 		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
 			return nil, refuse(m.Target, "mount target must be absolute and not /, /proc, /dev or /sys", "")
 		}
-		if within(dst, DelegateDir) && !m.Internal {
+		if reservedTarget(dst) && !m.Internal {
 			return nil, refuse(dst, "is reserved for acbox's own delegation mounts", "mount it at another target")
 		}
 		kind, err := mountKind(src)

@@ -57,8 +57,9 @@ type MountSpec struct {
 	Target   string `json:"target,omitempty"`
 	Readonly *bool  `json:"readonly,omitempty"`
 	// Internal marks the mounts acbox itself adds (delegation's binary and
-	// broker socket, the probe runner); a spec cannot set it, and only
-	// internal mounts may target DelegateDir.
+	// broker socket, the probe runner); a spec cannot set it. Only internal
+	// mounts may target the delegation paths, and only they are exempt from
+	// a nested launch's narrowing.
 	Internal bool `json:"-"`
 }
 

@@ -90,7 +90,7 @@ func (b *broker) handle(c *net.UnixConn) {
 		return
 	}
 	if req.Report {
-		reply(c, nestedReply{Report: out.Report, ExitScan: scanned()})
+		reply(c, nestedReply{Report: out.Report, ExitScan: withRedirects(scanned(), out)})
 	}
 	reply(c, nestedReply{Exit: &out.Code})
 }

@@ -93,15 +93,18 @@ func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.E
 		return nil, err
 	}
 	defer proxy.stop()
+	watch := watchGitRedirects(plan, id)
 	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(), RunDir: dir,
 		OnReady: func(st coordinator.Started) {
 			recordHelper(st.ID, st.Pid)
 			events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
 				Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
 		}})
+	moved := watch.quarantine(io.err) // also after a failed launch: the member may have run
 	if err != nil {
 		return nil, err
 	}
+	out.GitRedirects = moved
 	code := out.Code
 	events.Emit(coordinator.Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
 	return out, nil

@@ -54,7 +54,7 @@ func (c *RunCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
-	if err := writeReport(c.Report, out.Report, scanned()); err != nil {
+	if err := writeReport(c.Report, out.Report, withRedirects(scanned(), out)); err != nil {
 		return err
 	}
 	return exitError{code: out.Code}

@@ -36,8 +36,11 @@ type ExitScan struct {
 	NewDevices      []string `json:"new_devices"`
 	NewFifos        []string `json:"new_fifos"`
 	OutsideSymlinks []string `json:"outside_symlinks"`
-	Truncated       bool     `json:"truncated"`
-	Cap             int      `json:"cap"` // entries per walk at most
+	// GitRedirects are commondir files that appeared in protected git
+	// directories (moved aside at exit; see gitredirect.go).
+	GitRedirects []string `json:"git_redirects"`
+	Truncated    bool     `json:"truncated"`
+	Cap          int      `json:"cap"` // entries per walk at most
 }
 
 // special is one noteworthy entry: its class and what identifies it (so
@@ -69,9 +72,17 @@ func scanGrants(p *coordinator.Plan) *snapshot {
 	return s
 }
 
+// withRedirects adds the launch's moved-aside commondir files to a scan.
+func withRedirects(s *ExitScan, out *coordinator.Outcome) *ExitScan {
+	if s != nil && len(out.GitRedirects) > 0 {
+		s.GitRedirects = out.GitRedirects
+	}
+	return s
+}
+
 // diff reports what is in after and was not in before.
 func diff(before, after *snapshot) *ExitScan {
-	out := &ExitScan{NewSetuid: []string{}, NewDevices: []string{}, NewFifos: []string{}, OutsideSymlinks: []string{},
+	out := &ExitScan{NewSetuid: []string{}, NewDevices: []string{}, NewFifos: []string{}, OutsideSymlinks: []string{}, GitRedirects: []string{},
 		Truncated: before.truncated || after.truncated, Cap: scanCap}
 	for path, sp := range after.found {
 		if old, ok := before.found[path]; ok && old == sp {

@@ -161,6 +161,35 @@ yes write-beside      'echo x > libs/go/notes.txt'
 	})
 }
 
+// TestGitRedirectQuarantined: the member cannot write the hooks, so it
+// creates .git/commondir pointing at a directory with hooks of its own
+// (nothing exists there to bind read-only). At exit acbox moves the file
+// aside, says so, and lists it in the report; git outside then runs no
+// planted hook.
+func TestGitRedirectQuarantined(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		repo := newRepo(t, m)
+		report := filepath.Join(repo, "report.json")
+		r := run(t, m, "run", "-w", repo, "--cwd", repo, "--report", report, "--", "sh", "-c",
+			`mkdir -p evil/hooks && printf '#!/bin/sh\necho planted > PLANTED\n' > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit && cp .git/config evil/config && echo ../evil > .git/commondir && echo redirected`)
+		if r.code != 0 || !strings.Contains(r.stdout, "redirected") {
+			t.Fatalf("the member could not plant the redirect: %+v", r)
+		}
+		mustNotExist(t, filepath.Join(repo, ".git/commondir"))
+		if !strings.Contains(r.stderr, "commondir appeared during the run") {
+			t.Errorf("no warning on stderr: %q", r.stderr)
+		}
+		if b, _ := os.ReadFile(report); !strings.Contains(string(b), `"git_redirects": [`+"\n"+`      "`+filepath.Join(repo, ".git/commondir")) {
+			t.Errorf("the report does not list the redirect:\n%s", b)
+		}
+		c := exec.Command("git", "-C", repo, "-c", "safe.directory=*", "-c", "user.email=u@acbox", "-c", "user.name=u", "commit", "-q", "--allow-empty", "-m", "after")
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git commit outside: %v: %s", err, out)
+		}
+		mustNotExist(t, filepath.Join(repo, "PLANTED"))
+	})
+}
+
 // TestUnprotectConfig: --unprotect .git/config makes the config writable;
 // the hooks stay read-only.
 func TestUnprotectConfig(t *testing.T) {

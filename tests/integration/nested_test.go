@@ -45,16 +45,19 @@ acbox run --delegate -r ` + r + ` -- sh -c 'acbox run -- true; echo depth2=$?; a
 }
 
 // TestNestedNoWidening: the ways a child could get more than its requester
-// are refused: a runtime mount at the delegation directory, the host view,
+// are refused: a runtime mount of a path outside its requester's grants at
+// the delegation directory (once exempt from the check), a mount at the
+// broker socket's path, the host view,
 // larger limits; a child without limits inherits the requester's (seen in
 // its --report, which a nested launch writes too); and pass_env reads the
 // requesting sandbox's environment, not the host's.
 func TestNestedNoWidening(t *testing.T) {
 	forEachMode(t, func(t *testing.T, m mode) {
 		f := newFixture(t, m)
-		w := f.dir("w")
+		w, outside := f.dir("w"), f.dir("outside")
 		script := `
-acbox run --mount ` + w + `:/.acbox/w:rw -- true 2>/dev/null; echo reserved-target=$?
+acbox run --mount ` + outside + `:/.acbox/w:rw -- true 2>/dev/null; echo mount-at-delegation-dir=$?
+acbox run --mount ` + w + `:/.acbox/broker.sock -- true 2>/dev/null; echo reserved-target=$?
 acbox run --view host -- true 2>/dev/null; echo host-view=$?
 acbox run --memory 8GiB -- true 2>/dev/null; echo more-memory=$?
 acbox run --pids 4096 -- true 2>/dev/null; echo more-pids=$?
@@ -67,7 +70,7 @@ INNER=inside acbox run --pass-env INNER --pass-env OUTER_SECRET -- sh -c 'echo i
 		if res.code != 0 {
 			t.Fatalf("%v", res)
 		}
-		for _, want := range []string{"reserved-target=125", "host-view=125", "more-memory=125", "more-pids=125", "less-memory=0",
+		for _, want := range []string{"mount-at-delegation-dir=125", "reserved-target=125", "host-view=125", "more-memory=125", "more-pids=125", "less-memory=0",
 			"inherited-memory", "nested-report", "inner=inside secret=unset"} {
 			if !strings.Contains(res.stdout, want) {
 				t.Errorf("missing %q\n%v", want, res)
