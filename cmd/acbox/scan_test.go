@@ -37,6 +37,7 @@ func TestExitScan(t *testing.T) {
 		NewDevices:      []string{},
 		NewFifos:        []string{filepath.Join(w, "fifo")},
 		OutsideSymlinks: []string{filepath.Join(w, "loop") + " -> " + root, filepath.Join(w, "passwd") + " -> /etc/passwd", filepath.Join(w, "sub", "up") + " -> ../../.."},
+		GitRedirects:    []string{},
 		Cap:             scanCap,
 	}
 	if !reflect.DeepEqual(got, want) {
