@@ -47,6 +47,10 @@ func HostFromEnv() (Host, error) {
 	}
 	for i, p := range h.Protect {
 		h.Protect[i] = expandHome(p, h.Home)
+		if !filepath.IsAbs(h.Protect[i]) {
+			// Skipping it would silently drop a protection the user asked for.
+			return h, invalid("protected path %q (config.json protect or ACBOX_PROTECT) is not absolute: write it as /path or ~/path", p)
+		}
 	}
 	return h, nil
 }

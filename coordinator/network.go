@@ -16,8 +16,8 @@ func resolveNetwork(n NetworkSpec) (Network, error) {
 		return Network{}, invalid("%v", err)
 	}
 	out := Network{Mode: string(m), Allow: []string{}}
-	if m == egress.ModeNone && n.Allow != nil && len(*n.Allow) > 0 {
-		return Network{}, invalid("network mode none with an allowlist: drop --net none or the --allow entries")
+	if m != egress.ModeProxy && n.Allow != nil && len(*n.Allow) > 0 {
+		return Network{}, invalid("network mode %s with an allowlist: the allowlist applies only to the proxy; drop --net %s or the --allow entries", m, m)
 	}
 	if m == egress.ModeProxy {
 		out.AllowAny = n.Allow == nil

@@ -111,6 +111,9 @@ func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
 		if src == "/" || within(src, "/proc") || within(src, "/sys") {
 			return nil, refuse(m.Source, "mount source may not be / or lie under /proc or /sys", "mount a narrower path")
 		}
+		if err := checkMountSource(src, m, h); err != nil {
+			return nil, err
+		}
 		dst := m.Target
 		if dst == "" {
 			dst = src
@@ -130,6 +133,20 @@ func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
 	}
 	sortParentsFirst(out, func(i int) string { return out[i].Target })
 	return out, nil
+}
+
+// checkMountSource refuses what no grant may show either: the home
+// directory or a parent of it, acbox's state and config (profiles), the
+// protect list. acbox's own mounts (the broker socket lives in the state
+// directory) are exempt.
+func checkMountSource(src string, m MountSpec, h Host) error {
+	if m.Internal {
+		return nil
+	}
+	if within(h.Home, src) {
+		return refuse(src, "it is your home directory or a parent of it", "mount the file or directory inside your home that the command needs")
+	}
+	return checkProtected(src, h)
 }
 
 func mountKind(src string) (string, error) {

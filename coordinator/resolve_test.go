@@ -174,6 +174,12 @@ func TestInvalidInput(t *testing.T) {
 		{"acbox env", Spec{Command: []string{"x"}, Env: map[string]string{"ACBOX_ACCESS": "{}"}}, "set by acbox"},
 		{"tmpfs size", Spec{Command: []string{"x"}, Tmpfs: []TmpfsSpec{{Target: "/x", Size: "lots"}}}, "size"},
 		{"tmpfs proc", Spec{Command: []string{"x"}, Tmpfs: []TmpfsSpec{{Target: "/proc/x"}}}, "tmpfs target"},
+		{"allow with host", Spec{Command: []string{"x"}, Access: Access{Network: NetworkSpec{Mode: "host", Allow: &[]string{"example.com"}}}}, "applies only to the proxy"},
+		{"allow with none", Spec{Command: []string{"x"}, Access: Access{Network: NetworkSpec{Mode: "none", Allow: &[]string{"example.com"}}}}, "applies only to the proxy"},
+		{"mount the home", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: f.host.Home, Target: "/h"}}}, "home directory"},
+		{"mount a protected path", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: filepath.Join(f.host.Home, "secret"), Target: "/s"}}}, "protected path"},
+		{"mount the state directory", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: f.host.StateDir, Target: "/s", Readonly: RW(true)}}}, "protected path"},
+		{"mount at the broker socket", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: filepath.Join(f.host.Home, "file"), Target: DelegateSocket}}}, "reserved"},
 		{"ports outside host", Spec{Command: []string{"x"}, Access: Access{Network: NetworkSpec{ConnectPorts: []uint16{80}}}}, "only to --net host"},
 	}
 	for _, c := range cases {
@@ -196,5 +202,19 @@ func TestProxyEnvAndAllowAny(t *testing.T) {
 	p, err = Resolve(Spec{Command: []string{"x"}, Access: Access{Network: NetworkSpec{Allow: &[]string{}}}}, f.host)
 	if err != nil || p.Network.AllowAny || p.Network.Mode != "proxy" {
 		t.Fatalf("empty allow list must mean proxy with nothing allowed: %+v %v", p.Network, err)
+	}
+}
+
+// TestRelativeProtectRefused: a protected path that is not absolute is an
+// error, not silently skipped.
+func TestRelativeProtectRefused(t *testing.T) {
+	t.Setenv("ACBOX_PROTECT", "relative/secret")
+	_, err := HostFromEnv()
+	checkErr(t, err, "is not absolute")
+	t.Setenv("ACBOX_PROTECT", "~/secret"+string(filepath.ListSeparator)+"/srv/secret")
+	h, err := HostFromEnv()
+	checkErr(t, err, "")
+	if n := len(h.Protect); n < 2 || !filepath.IsAbs(h.Protect[n-2]) || h.Protect[n-1] != "/srv/secret" {
+		t.Errorf("protect list %v", h.Protect)
 	}
 }

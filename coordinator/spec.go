@@ -3,6 +3,7 @@ package coordinator
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -137,4 +138,27 @@ func ReadSpecLine(r io.Reader) (Spec, error) {
 		}
 	}
 	return Spec{}, invalid("spec is larger than %d bytes (with --spec -, the spec is the first line of stdin)", MaxSpecBytes)
+}
+
+// UnmarshalJSON decodes a network block strictly (unknown fields refused,
+// as for the whole spec) and refuses "allow": null: absent means any public
+// destination and [] means none, so null could be read either way.
+func (n *NetworkSpec) UnmarshalJSON(b []byte) error {
+	type plain NetworkSpec
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	if p.Allow == nil {
+		var raw map[string]json.RawMessage
+		if json.Unmarshal(b, &raw) == nil {
+			if v, ok := raw["allow"]; ok && string(bytes.TrimSpace(v)) == "null" {
+				return errors.New(`access.network.allow is null: omit it for any public destination, or give [] for none`)
+			}
+		}
+	}
+	*n = NetworkSpec(p)
+	return nil
 }

@@ -11,6 +11,9 @@ func TestParseSpec(t *testing.T) {
 		{"unknown field", `{"command":["x"],"acess":{}}`, `unknown field "acess"`},
 		{"unknown nested", `{"command":["x"],"access":{"network":{"mode":"none","hosts":[]}}}`, `unknown field "hosts"`},
 		{"trailing", `{"command":["x"]} {}`, "trailing data"},
+		{"allow null", `{"command":["x"],"access":{"network":{"mode":"proxy","allow":null}}}`, "allow is null"},
+		{"allow empty", `{"command":["x"],"access":{"network":{"mode":"proxy","allow":[]}}}`, ""},
+		{"allow absent", `{"command":["x"],"access":{"network":{"mode":"proxy"}}}`, ""},
 		{"not json", `command: x`, "spec:"},
 		{"wrong type", `{"command":"x"}`, "spec:"},
 	}
