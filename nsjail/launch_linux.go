@@ -163,12 +163,10 @@ func (l *launch) run() (*Result, error) {
 	}
 	if err := l.sendConfig(cfgW); err != nil {
 		cfgW.Close()
-		l.kill()
-		return nil, err
+		return nil, l.failed(err, stR)
 	}
 	if err := l.release(cfgW); err != nil {
-		l.kill()
-		return nil, err
+		return nil, l.failed(err, stR)
 	}
 	if l.opt.afterRelease != nil {
 		l.opt.afterRelease()
@@ -253,6 +251,22 @@ func (l *launch) release(w *os.File) error {
 	}
 	w.Write([]byte{releaseByte})
 	return nil
+}
+
+// failed ends a launch whose configuration or release failed. The helper
+// may have died first (a setup step failed: the write then fails with
+// EPIPE, or placing it in its cgroup with ESRCH); its own error on the
+// status pipe names the step and the remedy, and wins over ours.
+func (l *launch) failed(err error, status *os.File) error {
+	l.kill()
+	msgs := make(chan helperMsg, 16)
+	go readMsgs(bufio.NewReader(status), msgs)
+	for m := range msgs {
+		if m.Kind == "error" {
+			return helperError(m)
+		}
+	}
+	return err
 }
 
 func (l *launch) kill() {
