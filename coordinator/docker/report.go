@@ -21,7 +21,7 @@ const landlockWhy = "landlock: not available in the docker backend; the containe
 func (l *launch) report(in container.InspectResponse, got bridge.GateIdents, hostSide bool) *coordinator.Report {
 	self := got.Self
 	r := &coordinator.Report{
-		ID: l.s.id, Backend: "docker", Caps: self.Caps, NoNewPrivs: self.NoNewPrivs,
+		ID: l.s.id, Backend: "docker", PolicyDigest: coordinator.PolicyDigest(), Caps: self.Caps, NoNewPrivs: self.NoNewPrivs,
 		Namespaces: namespaces(in.State.Pid), Mounts: l.mountRecords(got.Idents),
 		Limits: map[string]string{
 			"memory": strconv.FormatInt(l.s.plan.Limits.Memory, 10) + " (cgroup, no swap)",
@@ -38,11 +38,12 @@ func (l *launch) report(in container.InspectResponse, got bridge.GateIdents, hos
 		{Name: "user", Requested: true, Enforced: true, Why: "uid:gid " + self.UID + " / " + self.GID},
 		{Name: "capabilities", Requested: true, Enforced: noCaps(self.Caps)},
 		{Name: "no_new_privs", Requested: true, Enforced: self.NoNewPrivs},
-		{Name: "network", Requested: true, Enforced: in.HostConfig.NetworkMode == "none", Why: "network none: only lo; egress through the proxy bridge on " + coordinator.ProxyAddr},
+		{Name: "network_isolation", Requested: true, Enforced: in.HostConfig.NetworkMode == "none", Why: "network none: only lo; egress through the proxy bridge on " + coordinator.ProxyAddr},
 		{Name: "read_only_root", Requested: true, Enforced: in.HostConfig.ReadonlyRootfs},
 		{Name: "mounts", Requested: true, Enforced: true, Why: "every bind's dev/ino checked after start (" + verified + ")"},
 		{Name: "pid_namespace", Requested: true, Enforced: in.HostConfig.PidMode == "", Why: "docker's init as pid 1"},
-		{Name: "limits", Requested: true, Enforced: true, Why: "memory and pids by the container's cgroup; RLIMIT_DATA per process"},
+		{Name: "limits", Requested: true, Enforced: in.HostConfig.Memory == l.s.plan.Limits.Memory, Why: "memory by the container's cgroup (read back from the daemon); RLIMIT_DATA per process"},
+		{Name: "pids_limit", Requested: true, Enforced: in.HostConfig.PidsLimit != nil && *in.HostConfig.PidsLimit == int64(l.s.plan.Limits.Pids), Why: "pids by the container's cgroup (read back from the daemon)"},
 		{Name: "seccomp", Requested: true, Enforced: self.Seccomp == "2", Why: "acbox's profile (docker's default narrowed to acbox's native policy, x86_64 only) " + ProfileDigest() + " (Seccomp: " + self.Seccomp + ")"},
 		{Name: "apparmor", Requested: false, Enforced: self.AppArmor != "" && self.AppArmor != "unconfined", Why: "as the container runtime provides it: " + orNone(self.AppArmor)},
 		{Name: "landlock", Requested: false, Enforced: false, Why: landlockWhy},
