@@ -42,11 +42,11 @@ func setup(t *testing.T) *env {
 	}
 	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
 	if err != nil {
-		t.Skipf("no docker client: %v", err)
+		skipOrFail(t, "no docker client: %v", err)
 	}
 	t.Cleanup(func() { c.Close() })
 	if _, err := c.Ping(context.Background()); err != nil {
-		t.Skipf("no Docker daemon: %v", err)
+		skipOrFail(t, "no Docker daemon: %v", err)
 	}
 	buildImage(t, c)
 	return &env{bin: bin, c: c}
@@ -58,7 +58,7 @@ func buildImage(t *testing.T, c *client.Client) {
 		return
 	}
 	if _, err := os.Stat("/bin/busybox"); err != nil {
-		t.Skip("/bin/busybox missing; apt-get install busybox-static")
+		skipOrFail(t, "/bin/busybox missing; apt-get install busybox-static")
 	}
 	dir := t.TempDir()
 	b, err := os.ReadFile("/bin/busybox")
@@ -142,4 +142,14 @@ func (e *env) noneLeft(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// skipOrFail skips, or fails where the docker backend must be tested
+// (ACBOX_REQUIRE_DOCKER, set by .ci/run).
+func skipOrFail(t *testing.T, f string, a ...any) {
+	t.Helper()
+	if os.Getenv("ACBOX_REQUIRE_DOCKER") != "" {
+		t.Fatalf("ACBOX_REQUIRE_DOCKER is set but: "+f, a...)
+	}
+	t.Skipf(f, a...)
 }

@@ -31,6 +31,7 @@ type Env struct {
 	RunnerPid  int      `help:"Host pid of the runner." placeholder:"PID"`
 	UID        int      `name:"uid" help:"The caller's uid outside." default:"-1"`
 	Backend    string   `help:"The backend the runner launched this sandbox with (empty: native)." placeholder:"NAME"`
+	Lacks      []string `help:"Kernel features missing outside the sandbox (repeatable); probes that need one skip." sep:"none" placeholder:"FEATURE"`
 }
 
 // Args renders e as `acbox probe` flags, skipping zero values (an int

@@ -249,9 +249,11 @@ func (fx *Fixture) mq() {
 }
 
 // Env is what the probes are told; mounts are the plan's mount points.
+// Lacks is computed here, in the runner, outside every sandbox.
 func (fx *Fixture) Env(mounts []string) Env {
 	e := fx.env
 	e.Mounts = mounts
+	e.Lacks = KernelLacks()
 	return e
 }
 

@@ -19,6 +19,12 @@ func sys(id, expect, source string, fn func(*Env) error, want ...unix.Errno) Pro
 		Run: func(e *Env) Outcome { return expectErrno(id[len("kernel."):], fn(e), want...) }}
 }
 
+// needs marks p as meaningful only where the kernel has feature.
+func needs(feature string, p Probe) Probe {
+	p.Needs = feature
+	return p
+}
+
 func raw(trap uintptr, a ...uintptr) error {
 	var args [6]uintptr
 	copy(args[:], a)
@@ -46,22 +52,22 @@ func kernelProbes() []Probe {
 			Expect: "starting a child in any new namespace (user, mount, pid, net, ipc, uts, cgroup) fails with EPERM", Run: cloneNamespaces},
 		sys("kernel.setns", "setns into a namespace fails with EPERM", dockerSeccomp, setnsProbe, eperm),
 		sys("kernel.mount", "mount(tmpfs) in the write grant fails with EPERM", "bubblewrap tests", mountProbe, eperm),
-		sys("kernel.clone3", "clone3 fails with ENOSYS (so callers fall back to clone, whose flags seccomp sees)", "KERNEL-FACTS 6",
-			func(*Env) error { return raw(unix.SYS_CLONE3, 0, 0) }, unix.ENOSYS, eperm),
+		needs("clone3", sys("kernel.clone3", "clone3 fails with ENOSYS (so callers fall back to clone, whose flags seccomp sees)", "KERNEL-FACTS 6",
+			func(*Env) error { return raw(unix.SYS_CLONE3, 0, 0) }, unix.ENOSYS, eperm)),
 		sys("kernel.keyctl", "keyctl on the session keyring fails with EPERM", dockerSeccomp+"; CVE-2016-0728",
 			func(*Env) error { return raw(unix.SYS_KEYCTL, 0, ^uintptr(2), 0) }, eperm),
 		sys("kernel.add-key", "add_key fails with EPERM", dockerSeccomp,
 			func(*Env) error { return raw(unix.SYS_ADD_KEY, cstr("user"), cstr("acbox"), 0, 0, ^uintptr(2)) }, eperm),
-		sys("kernel.bpf", "bpf() fails with EPERM before reaching the kernel", dockerSeccomp+"; CVE-2021-3490",
-			func(*Env) error { return raw(unix.SYS_BPF, 0, 0, 0) }, eperm),
-		sys("kernel.perf-event-open", "perf_event_open fails with EPERM", dockerSeccomp+"; CVE-2023-2235",
-			func(*Env) error { return raw(unix.SYS_PERF_EVENT_OPEN, 0, 0, ^uintptr(0), ^uintptr(0), 0) }, eperm),
-		sys("kernel.userfaultfd", "userfaultfd fails with EPERM", dockerSeccomp+"; CVE-2016-5195 exploits",
-			func(*Env) error { return raw(unix.SYS_USERFAULTFD, unix.O_CLOEXEC) }, eperm),
-		sys("kernel.io-uring-setup", "io_uring_setup fails with EPERM", "Google kCTF io_uring report; CVE-2023-2598",
-			func(*Env) error { return raw(unix.SYS_IO_URING_SETUP, 1, 0) }, eperm),
-		sys("kernel.open-by-handle-at", "open_by_handle_at fails with EPERM", "CVE-2014-? Docker 'shocker' breakout",
-			func(*Env) error { return raw(unix.SYS_OPEN_BY_HANDLE_AT, atFdcwd, 0, 0) }, eperm),
+		needs("bpf", sys("kernel.bpf", "bpf() fails with EPERM before reaching the kernel", dockerSeccomp+"; CVE-2021-3490",
+			func(*Env) error { return raw(unix.SYS_BPF, 0, 0, 0) }, eperm)),
+		needs("perf_event_open", sys("kernel.perf-event-open", "perf_event_open fails with EPERM", dockerSeccomp+"; CVE-2023-2235",
+			func(*Env) error { return raw(unix.SYS_PERF_EVENT_OPEN, 0, 0, ^uintptr(0), ^uintptr(0), 0) }, eperm)),
+		needs("userfaultfd", sys("kernel.userfaultfd", "userfaultfd fails with EPERM", dockerSeccomp+"; CVE-2016-5195 exploits",
+			func(*Env) error { return raw(unix.SYS_USERFAULTFD, unix.O_CLOEXEC) }, eperm)),
+		needs("io_uring", sys("kernel.io-uring-setup", "io_uring_setup fails with EPERM", "Google kCTF io_uring report; CVE-2023-2598",
+			func(*Env) error { return raw(unix.SYS_IO_URING_SETUP, 1, 0) }, eperm)),
+		needs("open_by_handle_at", sys("kernel.open-by-handle-at", "open_by_handle_at fails with EPERM", "Docker 'shocker' breakout (2014)",
+			func(*Env) error { return raw(unix.SYS_OPEN_BY_HANDLE_AT, atFdcwd, 0, 0) }, eperm)),
 		sys("kernel.name-to-handle-at", "name_to_handle_at fails with EPERM", "Docker 'shocker' breakout",
 			func(*Env) error { return raw(unix.SYS_NAME_TO_HANDLE_AT, atFdcwd, cstr("/"), 0, 0, 0) }, eperm),
 		sys("kernel.kexec-load", "kexec_load fails with EPERM", dockerSeccomp,

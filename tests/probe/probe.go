@@ -49,7 +49,11 @@ type Probe struct {
 	Expect      string // the observation that passes, one sentence
 	Source      string // a CVE, a peer's test, or "acbox design"
 	Destructive bool   // only with --all, in a sandbox of its own
-	Run         func(*Env) Outcome
+	// Needs names a kernel feature (see lacks_linux.go) without which the
+	// probe's refusal proves nothing: where the runner found it missing,
+	// the probe skips.
+	Needs string
+	Run   func(*Env) Outcome
 	// Docker replaces Expect and Run under the docker backend. Only the
 	// probes listed in [Differences] have one: each is a place where the
 	// design says the backends differ.
@@ -126,6 +130,9 @@ func (p Probe) line(o Outcome) Line {
 
 // runOne runs a probe with a timeout and turns a panic into an error.
 func runOne(p Probe, env *Env) Outcome {
+	if p.Needs != "" && slices.Contains(env.Lacks, p.Needs) {
+		return skipf("this kernel lacks %s (checked outside the sandbox): the call fails without any sandbox, so its refusal here proves nothing", p.Needs)
+	}
 	ch := make(chan Outcome, 1)
 	go func() {
 		defer func() {

@@ -29,6 +29,12 @@ func TestCatalogueIsWellFormed(t *testing.T) {
 		if p.Expect == "" || p.Source == "" || p.Run == nil {
 			t.Errorf("%s: needs Expect, Source and Run", p.ID)
 		}
+		if strings.Contains(p.Source, "?") {
+			t.Errorf("%s: source %q is a placeholder", p.ID, p.Source)
+		}
+		if _, ok := featureChecks[p.Needs]; p.Needs != "" && !ok {
+			t.Errorf("%s: needs %q, which no feature check knows", p.ID, p.Needs)
+		}
 	}
 }
 
@@ -39,8 +45,21 @@ func TestCatalogueHasEnoughInsideProbes(t *testing.T) {
 			n++
 		}
 	}
-	if n < 35 {
-		t.Errorf("%d non-destructive probes, want at least 35", n)
+	if n < 60 {
+		t.Errorf("%d non-destructive probes, want at least 60 (issue 8)", n)
+	}
+}
+
+// TestNeedsSkipsWhereTheKernelLacks: a probe whose feature the runner
+// found missing skips without running.
+func TestNeedsSkipsWhereTheKernelLacks(t *testing.T) {
+	ran := false
+	p := Probe{ID: "kernel.x", Needs: "clone3", Run: func(*Env) Outcome { ran = true; return passf("refused") }}
+	if o := runOne(p, &Env{Lacks: []string{"clone3"}}); o.Result != Skip || ran {
+		t.Errorf("lacking: %+v, ran %v", o, ran)
+	}
+	if o := runOne(p, &Env{}); o.Result != Pass || !ran {
+		t.Errorf("present: %+v, ran %v", o, ran)
 	}
 }
 

@@ -24,7 +24,7 @@ func procProbes() []Probe {
 			Expect: "ptrace(PTRACE_ATTACH, 1) fails with EPERM", Run: ptracePid1},
 		{ID: "proc.vm-readv-pid1", Category: Process, Source: design,
 			Expect: "process_vm_readv on pid 1 fails with EPERM", Run: vmReadvPid1},
-		{ID: "proc.pidfd-getfd-pid1", Category: Process, Source: design,
+		{ID: "proc.pidfd-getfd-pid1", Category: Process, Source: design, Needs: "pidfd_getfd",
 			Expect: "pidfd_getfd of pid 1's descriptors fails with EPERM", Run: pidfdGetfd},
 		{ID: "proc.signal-pid1", Category: Process, Source: "Landlock signal scoping (ABI 6)",
 			Expect: "kill(1, 0) fails with EPERM: pid 1 is outside the member's Landlock domain", Run: signalPid1},

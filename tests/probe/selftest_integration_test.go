@@ -13,6 +13,7 @@ import (
 	"os/user"
 	"strconv"
 	"syscall"
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,7 +72,7 @@ func checkSelftest(t *testing.T, c *exec.Cmd) {
 		c.Process.Kill()
 		t.Fatalf("selftest did not finish in 3 minutes; stderr:\n%s", stderr.String())
 	}
-	n := 0
+	n, life, oracles := 0, 0, 0
 	sc := bufio.NewScanner(&stdout)
 	for sc.Scan() {
 		var l Line
@@ -80,12 +81,18 @@ func checkSelftest(t *testing.T, c *exec.Cmd) {
 			continue
 		}
 		n++
+		if l.Category == Lifecycle {
+			life++
+		}
+		if strings.HasPrefix(l.ID, "oracle.") {
+			oracles++
+		}
 		if l.Result == Fail || l.Result == Error {
 			t.Errorf("%s %s: %s (expected: %s)", l.Result, l.ID, l.Detail, l.Expect)
 		}
 	}
-	if n < 35 {
-		t.Errorf("only %d result lines", n)
+	if n-life-oracles < 60 || life < 10 {
+		t.Errorf("%d probe lines and %d lifecycle scenarios; issue 8 wants at least 60 and 10", n-life-oracles, life)
 	}
 	if err != nil && !t.Failed() {
 		t.Errorf("selftest exited with %v but printed no failure; stderr:\n%s", err, stderr.String())

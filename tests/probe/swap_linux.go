@@ -66,18 +66,20 @@ func (r *Runner) swappedBeforeLaunch() Line {
 	return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", passf("%v", lerr))
 }
 
-// dirSwappedBeforeLaunch records what happens when the grant is replaced
-// by another directory: the plan holds no dev/ino, so only a launch-time
-// record can catch it.
+// dirSwappedBeforeLaunch: a grant replaced by another directory between
+// plan and launch is refused: the plan carries the directory's dev/ino,
+// and the backend checks what it opened against it.
 func (r *Runner) dirSwappedBeforeLaunch() Line {
-	expect := "a grant replaced by another directory between plan and launch is refused, or the launch mounts the replacement (recorded)"
+	const id, src = "life.grant-swapped-dir", "KERNEL-FACTS 2; acbox design (dev/ino in the plan)"
+	expect := "a grant replaced by another directory between plan and launch is refused (exit status 125)"
 	lerr, err := r.swapped(func(dir string) error { return os.Mkdir(dir, 0o700) })
 	switch {
 	case err != nil:
-		return life("life.grant-swapped-dir", expect, "KERNEL-FACTS 2", errorf("%v", err))
-	case lerr != nil:
-		return life("life.grant-swapped-dir", expect, "KERNEL-FACTS 2", passf("refused: %v", lerr))
+		return life(id, expect, src, errorf("%v", err))
+	case lerr == nil:
+		return life(id, expect, src, failf("the stale plan launched with the replacement directory"))
+	case coordinator.ExitCode(lerr) != coordinator.ExitRefused:
+		return life(id, expect, src, failf("refused with status %d, want 125: %v", coordinator.ExitCode(lerr), lerr))
 	}
-	return life("life.grant-swapped-dir", expect, "KERNEL-FACTS 2",
-		infof("launched with the replacement: the plan carries no dev/ino, the parent records identity only when Launch opens the grant"))
+	return life(id, expect, src, passf("refused: %v", lerr))
 }

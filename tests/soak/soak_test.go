@@ -182,6 +182,8 @@ func TestSoakDocker(t *testing.T) {
 	switch {
 	case exe == "":
 		t.Skip("ACBOX_BIN (the static acbox binary, the container's init) is not set")
+	case exec.Command("docker", "image", "inspect", image).Run() != nil && os.Getenv("ACBOX_REQUIRE_DOCKER") != "":
+		t.Fatalf("ACBOX_REQUIRE_DOCKER is set but the Docker daemon is not reachable or image %s is missing", image)
 	case exec.Command("docker", "image", "inspect", image).Run() != nil:
 		t.Skipf("the Docker daemon is not reachable or image %s is missing (make integration builds it)", image)
 	}
