@@ -33,6 +33,13 @@ func gib(n int64) string { return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30)) }
 // two launches can never both slip under the cap; dead owners' entries are
 // reaped first and returned for the caller to clean up after.
 func (r *Registry) Admit(e Entry, c Cap) (reaped []Entry, err error) {
+	return r.AdmitCounting(e, c, nil)
+}
+
+// AdmitCounting is Admit that also counts foreign: ids of sandboxes known
+// to run on the host outside this registry (other users' docker
+// containers); an id this registry holds is not counted twice.
+func (r *Registry) AdmitCounting(e Entry, c Cap, foreign []string) (reaped []Entry, err error) {
 	unlock, err := r.lock()
 	if err != nil {
 		return nil, err
@@ -42,10 +49,26 @@ func (r *Registry) Admit(e Entry, c Cap) (reaped []Entry, err error) {
 	if err != nil {
 		return reaped, err
 	}
-	if n := len(live) + 1; n > c.Max {
-		return reaped, refusal(len(live), c)
+	running := len(live) + countForeign(foreign, live)
+	if running+1 > c.Max {
+		return reaped, refusal(running, c)
 	}
 	return reaped, r.Register(e)
+}
+
+func countForeign(foreign []string, live []Entry) int {
+	mine := map[string]bool{}
+	for _, e := range live {
+		mine[e.ID] = true
+	}
+	n := 0
+	for _, id := range foreign {
+		if !mine[id] {
+			mine[id] = true
+			n++
+		}
+	}
+	return n
 }
 
 func refusal(running int, c Cap) error {

@@ -157,3 +157,21 @@ func admitChild() {
 	io.Copy(io.Discard, os.Stdin) // hold the entry until the parent closes stdin
 	os.Exit(0)
 }
+
+// TestAdmitCountsForeign: sandboxes running outside this registry (other
+// users' containers) count towards the cap; one the registry holds does
+// not count twice.
+func TestAdmitCountsForeign(t *testing.T) {
+	r := newRegistry(t)
+	if _, err := r.Admit(selfEntry(t, "one"), Cap{Max: 10}); err != nil {
+		t.Fatal(err)
+	}
+	foreign := []string{"one", "x", "y", "y"}
+	_, err := r.AdmitCounting(selfEntry(t, "two"), Cap{Max: 3, From: "test"}, foreign)
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "3 sandboxes already run") {
+		t.Fatalf("with 1 own and 2 foreign against a cap of 3: %v", err)
+	}
+	if _, err := r.AdmitCounting(selfEntry(t, "two"), Cap{Max: 4}, foreign); err != nil {
+		t.Fatalf("cap 4: %v", err)
+	}
+}

@@ -113,7 +113,7 @@ func TestIdleTimeout(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var w *world
 			w = newWorld(t, func(c *Config) {
-				c.IdleTimeout = 200 * time.Millisecond
+				c.IdleTimeout = 500 * time.Millisecond
 				if tc.wrap {
 					c.Dial = func(ctx context.Context, n, a string) (net.Conn, error) {
 						up, err := w.dial(ctx, n, a)
@@ -134,7 +134,7 @@ func checkIdle(t *testing.T, w *world) {
 	defer c.Close()
 	// Traffic keeps it open past the timeout...
 	buf := make([]byte, 1)
-	for range 6 {
+	for range 10 {
 		time.Sleep(80 * time.Millisecond)
 		c.Write([]byte("x"))
 		if _, err := io.ReadFull(c, buf); err != nil {

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -24,7 +28,11 @@ func admit(plan *coordinator.Plan, host coordinator.Host, id string) (func(), er
 	if err != nil {
 		return nil, err
 	}
-	reaped, err := reg.Admit(e, c)
+	foreign, err := foreignSandboxes(plan)
+	if err != nil {
+		return nil, err
+	}
+	reaped, err := reg.AdmitCounting(e, c, foreign)
 	cleanAfter(reaped)
 	if err != nil {
 		return nil, err
@@ -34,6 +42,23 @@ func admit(plan *coordinator.Plan, host coordinator.Host, id string) (func(), er
 		admitted.Delete(id)
 		reg.Remove(id)
 	}, nil
+}
+
+// foreignSandboxes: for a docker launch, every live acbox container on the
+// host, whoever owns it (the daemon is shared; the registry is per user).
+// A native launch does not ask the daemon: it would slow every launch and
+// fail where there is none.
+func foreignSandboxes(plan *coordinator.Plan) ([]string, error) {
+	if plan.Backend != "docker" {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ids, err := docker.LiveSandboxes(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: admission: counting the host's acbox containers: %v", coordinator.ErrCannotSandbox, err)
+	}
+	return ids, nil
 }
 
 // admissionCap: max_sandboxes from the config (read once, with the host),

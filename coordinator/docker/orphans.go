@@ -96,6 +96,29 @@ func removeOrphans(ctx context.Context, c *client.Client, me owner) ([]string, e
 	return removed, errors.Join(errs...)
 }
 
+// LiveSandboxes returns the acbox ids of the containers on this host whose
+// owner is alive, whoever started them: admission counts them for docker
+// launches (the registry holds only the caller's own sandboxes).
+func LiveSandboxes(ctx context.Context) ([]string, error) {
+	c, err := connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	list, err := c.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", LabelOwnerPid))})
+	if err != nil {
+		return nil, fmt.Errorf("list acbox containers: %w", err)
+	}
+	me := self()
+	var out []string
+	for _, ct := range list {
+		if alive(ct.Labels, me) {
+			out = append(out, ct.Labels[LabelID])
+		}
+	}
+	return out, nil
+}
+
 func firstName(names []string) string {
 	if len(names) == 0 {
 		return ""

@@ -12,8 +12,8 @@ import (
 	"os/exec"
 	"os/user"
 	"strconv"
-	"syscall"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
