@@ -208,3 +208,14 @@ func TestCloseEndsEverything(t *testing.T) {
 		t.Error("Serve did not return after Close")
 	}
 }
+
+// TestDefaults: the limits a zero Config gets are the documented ones.
+func TestDefaults(t *testing.T) {
+	p := New(Config{})
+	defer p.Close()
+	c := p.cfg
+	if c.MaxConns != 256 || c.HeaderTimeout != 30*time.Second || c.IdleTimeout != 5*time.Minute || c.MaxHeaderBytes != 32<<10 || cap(p.slots) != 256 {
+		t.Errorf("defaults: max conns %d, header timeout %v, idle timeout %v, max header %d, slots %d",
+			c.MaxConns, c.HeaderTimeout, c.IdleTimeout, c.MaxHeaderBytes, cap(p.slots))
+	}
+}

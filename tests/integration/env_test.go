@@ -109,3 +109,26 @@ func TestEnvFlags(t *testing.T) {
 		}
 	})
 }
+
+// TestProxyEnvironment: with the proxy on, the member gets the proxy
+// variables pointing at the bridge (and nothing listens there without
+// it); with no network, none of them.
+func TestProxyEnvironment(t *testing.T) {
+	want := map[string]string{
+		"HTTP_PROXY": "http://127.0.0.1:3128", "HTTPS_PROXY": "http://127.0.0.1:3128",
+		"http_proxy": "http://127.0.0.1:3128", "https_proxy": "http://127.0.0.1:3128",
+		"NO_PROXY": "localhost,127.0.0.1,::1", "no_proxy": "localhost,127.0.0.1,::1", "NODE_USE_ENV_PROXY": "1",
+	}
+	forEachMode(t, func(t *testing.T, m mode) {
+		on := memberEnv(t, m, "--allow", "example.com")
+		off := memberEnv(t, m)
+		for k, v := range want {
+			if on[k] != v {
+				t.Errorf("proxy on: %s=%q, want %q", k, on[k], v)
+			}
+			if _, ok := off[k]; ok {
+				t.Errorf("no network: %s is set", k)
+			}
+		}
+	})
+}
