@@ -42,11 +42,17 @@ func newFixture(t *testing.T, w who) *fixture {
 	f.file(t, filepath.Join(f.data, "excluded", "s"), secret)
 	f.file(t, filepath.Join(f.data, "aws", "credentials"), secret)
 	f.link(t, filepath.Join(f.data, "aws"), filepath.Join(w.home, ".aws"))
-	for _, c := range []string{".ssh/acbox-views-id", ".netrc", ".config/gh/hosts.yml", ".cargo/credentials.toml", ".gnupg/acbox-views-key", ".git-credentials"} {
+	// One file under every credential mask of the home (coordinator's
+	// CredentialMasks), each checked unreadable from inside.
+	homeCreds := []string{".ssh/acbox-views-id", ".netrc", ".config/gh/hosts.yml", ".cargo/credentials.toml", ".gnupg/acbox-views-key",
+		".git-credentials", ".azure/acbox-views", ".config/gcloud/acbox-views", ".kube/acbox-views", ".docker/acbox-views",
+		".npmrc", ".pypirc", ".password-store/acbox-views.gpg", ".local/share/keyrings/acbox-views", ".mozilla/acbox-views",
+		".config/google-chrome/acbox-views", ".config/chromium/acbox-views"}
+	for _, c := range homeCreds {
 		f.file(t, filepath.Join(w.home, c), secret)
+		f.creds = append(f.creds, "~/"+c)
 	}
-	f.creds = []string{"~/.ssh", "~/.netrc", "~/.config/gh", "~/.cargo/credentials.toml", "~/.gnupg", "~/.git-credentials",
-		"~/.aws", "~/.aws/credentials", f.data + "/aws/credentials"}
+	f.creds = append(f.creds, "~/.aws", "~/.aws/credentials", f.data+"/aws/credentials")
 	return f
 }
 
