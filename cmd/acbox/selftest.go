@@ -63,7 +63,7 @@ func (c *SelftestCmd) suite(r *probe.Runner) ([]probe.Line, error) {
 		lines = append(lines, d...)
 	}
 	lines = append(lines, r.Lifecycle()...)
-	return append(lines, r.Fixture.Oracles()...), nil
+	return probe.JoinOracles(append(lines, r.Fixture.Oracles()...)), nil
 }
 
 // backend sets the runner's backend. Under docker it checks, before any

@@ -85,7 +85,7 @@ func writeBesideCanary(e *Env) Outcome {
 	p := filepath.Join(filepath.Dir(e.HostCanary), "written-from-inside")
 	err := os.WriteFile(p, []byte("escape"), 0o644)
 	if err == nil {
-		return infof("%s was created inside the sandbox; the oracle fs.host-dir-unchanged says whether it reached the host", p)
+		return infof("%s was created inside the sandbox; joined with oracle.host-dir-unchanged, which says whether it reached the host", p)
 	}
 	over := os.WriteFile(e.HostCanary, []byte("escape"), 0o644)
 	return worst(expectDenied("create "+p, err), expectDenied("overwrite "+e.HostCanary, over))

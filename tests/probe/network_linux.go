@@ -85,7 +85,7 @@ func udpHostLoopback(e *Env) Outcome {
 	if err != nil {
 		return passf("send: %s", short(err))
 	}
-	return infof("sent into the sandbox's own lo; the oracle net.udp-received says whether it arrived outside")
+	return infof("sent into the sandbox's own lo; joined with oracle.udp-received, which says whether it arrived outside")
 }
 
 func noRoute(*Env) Outcome {

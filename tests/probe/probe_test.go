@@ -142,3 +142,19 @@ func TestEnvArgsSkipsZeroValues(t *testing.T) {
 		t.Errorf("Args = %q, want %q", got, want)
 	}
 }
+
+// TestJoinOracles: a paired probe's info takes its oracle's verdict.
+func TestJoinOracles(t *testing.T) {
+	lines := JoinOracles([]Line{
+		{ID: "net.udp-host-loopback", Result: Info, Detail: "sent"},
+		{ID: "fs.write-host-path", Result: Pass, Detail: "denied"},
+		{ID: "oracle.udp-received", Result: Fail, Detail: "1 reached the host"},
+		{ID: "oracle.host-dir-unchanged", Result: Pass, Detail: "unchanged"},
+	})
+	if l := lines[0]; l.Result != Fail || !strings.Contains(l.Detail, "1 reached the host") {
+		t.Errorf("joined: %+v", l)
+	}
+	if l := lines[1]; l.Result != Pass || l.Detail != "denied" {
+		t.Errorf("a probe with its own verdict keeps it: %+v", l)
+	}
+}
