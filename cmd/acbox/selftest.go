@@ -62,6 +62,11 @@ func (c *SelftestCmd) suite(r *probe.Runner) ([]probe.Line, error) {
 		}
 		lines = append(lines, d...)
 	}
+	h, err := r.HostMode()
+	if err != nil {
+		return nil, err
+	}
+	lines = append(lines, h...)
 	lines = append(lines, r.Lifecycle()...)
 	return probe.JoinOracles(append(lines, r.Fixture.Oracles()...)), nil
 }

@@ -11,27 +11,29 @@ import (
 // whose field is empty skips. The kong tags make it the flag set of the
 // hidden `acbox probe` command; [Env.Args] renders it back into flags.
 type Env struct {
-	Fixture    string   `help:"Write-granted fixture directory." placeholder:"DIR"`
-	ReadGrant  string   `help:"Read-only grant holding the file 'file'." placeholder:"DIR"`
-	HostCanary string   `help:"File on the host outside every grant." placeholder:"FILE"`
-	TmpCanary  string   `help:"File in the host's /tmp." placeholder:"FILE"`
-	ShmCanary  string   `help:"File in the host's /dev/shm." placeholder:"FILE"`
-	HomeCanary string   `help:"File in the caller's real home." placeholder:"FILE"`
-	Canary     string   `help:"Content of every canary file."`
-	EnvName    string   `help:"Environment variable set on acbox outside." placeholder:"NAME"`
-	TCPPort    int      `help:"Host 127.0.0.1 TCP listener port." placeholder:"PORT"`
-	UDPPort    int      `help:"Host 127.0.0.1 UDP listener port." placeholder:"PORT"`
-	UnixSocket string   `help:"Unix socket path on the host, outside every grant." placeholder:"PATH"`
-	Abstract   string   `help:"Abstract Unix socket name served on the host." placeholder:"NAME"`
-	ShmKey     int      `help:"Host SysV shared memory key." placeholder:"KEY"`
-	MsgKey     int      `help:"Host SysV message queue key." placeholder:"KEY"`
-	SemKey     int      `help:"Host SysV semaphore set key." placeholder:"KEY"`
-	MqName     string   `help:"Host POSIX message queue name, without the slash." placeholder:"NAME"`
-	Mounts     []string `help:"Mount points the plan creates (repeatable)." sep:"none" placeholder:"PATH"`
-	RunnerPid  int      `help:"Host pid of the runner." placeholder:"PID"`
-	UID        int      `name:"uid" help:"The caller's uid outside." default:"-1"`
-	Backend    string   `help:"The backend the runner launched this sandbox with (empty: native)." placeholder:"NAME"`
-	Lacks      []string `help:"Kernel features missing outside the sandbox (repeatable); probes that need one skip." sep:"none" placeholder:"FEATURE"`
+	Fixture     string   `help:"Write-granted fixture directory." placeholder:"DIR"`
+	ReadGrant   string   `help:"Read-only grant holding the file 'file'." placeholder:"DIR"`
+	HostCanary  string   `help:"File on the host outside every grant." placeholder:"FILE"`
+	TmpCanary   string   `help:"File in the host's /tmp." placeholder:"FILE"`
+	ShmCanary   string   `help:"File in the host's /dev/shm." placeholder:"FILE"`
+	HomeCanary  string   `help:"File in the caller's real home." placeholder:"FILE"`
+	Canary      string   `help:"Content of every canary file."`
+	EnvName     string   `help:"Environment variable set on acbox outside." placeholder:"NAME"`
+	TCPPort     int      `help:"Host 127.0.0.1 TCP listener port." placeholder:"PORT"`
+	UDPPort     int      `help:"Host 127.0.0.1 UDP listener port." placeholder:"PORT"`
+	UnixSocket  string   `help:"Unix socket path on the host, outside every grant." placeholder:"PATH"`
+	Abstract    string   `help:"Abstract Unix socket name served on the host." placeholder:"NAME"`
+	ShmKey      int      `help:"Host SysV shared memory key." placeholder:"KEY"`
+	MsgKey      int      `help:"Host SysV message queue key." placeholder:"KEY"`
+	SemKey      int      `help:"Host SysV semaphore set key." placeholder:"KEY"`
+	MqName      string   `help:"Host POSIX message queue name, without the slash." placeholder:"NAME"`
+	Mounts      []string `help:"Mount points the plan creates (repeatable)." sep:"none" placeholder:"PATH"`
+	RunnerPid   int      `help:"Host pid of the runner." placeholder:"PID"`
+	UID         int      `name:"uid" help:"The caller's uid outside." default:"-1"`
+	Backend     string   `help:"The backend the runner launched this sandbox with (empty: native)." placeholder:"NAME"`
+	Lacks       []string `help:"Kernel features missing outside the sandbox (repeatable); probes that need one skip." sep:"none" placeholder:"FEATURE"`
+	AllowedPort int      `help:"Host 127.0.0.1 TCP port the --net host sandbox may connect to." placeholder:"PORT"`
+	BindPort    int      `help:"TCP port the --net host sandbox may bind." placeholder:"PORT"`
 }
 
 // Args renders e as `acbox probe` flags, skipping zero values (an int

@@ -164,7 +164,28 @@ func (fx *Fixture) listeners() error {
 		return err
 	}
 	fx.serve(al, fx.count("abstract"))
+	if err := fx.hostModePorts(); err != nil {
+		return err
+	}
 	return fx.udp()
+}
+
+// hostModePorts sets up what the --net host sandbox is told: a listener
+// on the one port it may connect to (counted apart from the TCP oracle's),
+// and a free port it may bind.
+func (fx *Fixture) hostModePorts() error {
+	allowed, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fx.env.AllowedPort = allowed.Addr().(*net.TCPAddr).Port
+	fx.serve(allowed, fx.count("allowed"))
+	free, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fx.env.BindPort = free.Addr().(*net.TCPAddr).Port
+	return free.Close()
 }
 
 func (fx *Fixture) serve(l net.Listener, c *atomic.Int64) {

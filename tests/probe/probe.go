@@ -53,6 +53,9 @@ type Probe struct {
 	// probe's refusal proves nothing: where the runner found it missing,
 	// the probe skips.
 	Needs string
+	// HostNet probes run only in the runner's --net host sandbox (see
+	// hostnet_linux.go), never in the default one.
+	HostNet bool
 	Run   func(*Env) Outcome
 	// Docker replaces Expect and Run under the docker backend. Only the
 	// probes listed in [Differences] have one: each is a place where the
@@ -121,7 +124,7 @@ func (s Selection) wants(p Probe) bool {
 	if len(s.Only) > 0 {
 		return slices.Contains(s.Only, p.ID)
 	}
-	return s.Destructive || !p.Destructive
+	return !p.HostNet && (s.Destructive || !p.Destructive)
 }
 
 func (p Probe) line(o Outcome) Line {
