@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/acbox/acbox/coordinator"
@@ -26,11 +28,15 @@ type check struct {
 
 // Run runs every check with a timeout. None touches the real root.
 func (c *DoctorCmd) Run(s *Streams) error {
-	checks := []func() check{checkUserns, checkAppArmor, checkLandlock, checkSeccomp, checkProc, checkPty, checkCgroup, checkLaunch}
+	checks := []struct {
+		name string
+		f    func() check
+	}{{"user namespaces", checkUserns}, {"apparmor userns", checkAppArmor}, {"landlock", checkLandlock}, {"seccomp", checkSeccomp},
+		{"proc", checkProc}, {"pty", checkPty}, {"cgroup delegation", checkCgroup}, {"sandbox launch", checkLaunch}}
 	var out []check
 	failed := false
-	for _, f := range checks {
-		r := withTimeout(f, 10*time.Second)
+	for _, c := range checks {
+		r := withTimeout(c.name, c.f, 10*time.Second)
 		failed = failed || !r.OK
 		out = append(out, r)
 	}
@@ -59,14 +65,14 @@ func printCheck(s *Streams, r check) {
 	}
 }
 
-func withTimeout(f func() check, d time.Duration) check {
+func withTimeout(name string, f func() check, d time.Duration) check {
 	ch := make(chan check, 1)
 	go func() { ch <- f() }()
 	select {
 	case r := <-ch:
 		return r
 	case <-time.After(d):
-		return check{Name: "timeout", Detail: fmt.Sprintf("a check did not finish in %v", d), Remedy: "run `acbox doctor` again; if it hangs, report it"}
+		return check{Name: name, Detail: fmt.Sprintf("did not finish in %v", d), Remedy: "run `acbox doctor` again; if it hangs, report it"}
 	}
 }
 
@@ -88,8 +94,28 @@ func checkUserns() check {
 		c.OK, c.Detail, c.Remedy = false, "kernel.unprivileged_userns_clone=0", "sudo sysctl -w kernel.unprivileged_userns_clone=1, or use --backend docker"
 		return c
 	}
-	c.Detail = "user.max_user_namespaces=" + sysctl("user.max_user_namespaces")
+	if err := tryUserns(); err != nil {
+		c.OK, c.Detail = false, "creating a user namespace with a uid map failed: "+err.Error()
+		c.Remedy = "inside a container or sandbox, namespaces are usually refused (run acbox on the host, or use --backend docker); " +
+			"on the host see the AppArmor check below and user.max_user_namespaces"
+		return c
+	}
+	c.Detail = "created one with a uid map (user.max_user_namespaces=" + sysctl("user.max_user_namespaces") + ")"
 	return c
+}
+
+// tryUserns runs true in a new user and mount namespace with this user
+// mapped to itself, as the sandbox's clone does.
+func tryUserns() error {
+	t, err := exec.LookPath("true")
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(t)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}}
+	return cmd.Run()
 }
 
 func checkAppArmor() check {
@@ -179,5 +205,5 @@ func checkLaunch() check {
 	if st.Available {
 		return check{Name: "sandbox launch", OK: true, Detail: "a real sandbox ran `true` with every control"}
 	}
-	return check{Name: "sandbox launch", Detail: st.Reason, Remedy: "see the failing step above; --backend docker needs none of these"}
+	return check{Name: "sandbox launch", Detail: st.Reason, Remedy: "the error above names the step that failed and its remedy; --backend docker needs none of these"}
 }

@@ -86,3 +86,47 @@ func TestStatus(t *testing.T) {
 		t.Errorf("status lists no native backend: %s", r.stdout)
 	})
 }
+
+// TestDoctor: `acbox doctor --json` is stable (these names, in this
+// order), passes on this host, and inside a sandbox (where namespaces are
+// refused) fails the namespace and launch checks with a remedy each.
+func TestDoctor(t *testing.T) {
+	names := []string{"user namespaces", "apparmor userns", "landlock", "seccomp", "proc", "pty", "cgroup delegation", "sandbox launch"}
+	type check struct {
+		Name   string `json:"name"`
+		OK     bool   `json:"ok"`
+		Remedy string `json:"remedy"`
+	}
+	parse := func(t *testing.T, out string) map[string]check {
+		var cs []check
+		if err := json.Unmarshal([]byte(out), &cs); err != nil || len(cs) != len(names) {
+			t.Fatalf("doctor --json: %v\n%s", err, out)
+		}
+		byName := map[string]check{}
+		for i, c := range cs {
+			if c.Name != names[i] {
+				t.Errorf("check %d is %q, want %q", i, c.Name, names[i])
+			}
+			if !c.OK && c.Remedy == "" {
+				t.Errorf("%s failed without a remedy", c.Name)
+			}
+			byName[c.Name] = c
+		}
+		return byName
+	}
+	forEachMode(t, func(t *testing.T, m mode) {
+		r := runBox(t, m, "doctor", "--json")
+		for _, c := range parse(t, r.stdout) {
+			if !c.OK {
+				t.Errorf("%s fails on this host: %+v", c.Name, c)
+			}
+		}
+		f := newFixture(t, m)
+		w := f.dir("w")
+		in := runBox(t, m, "run", "-w", w, "--mount", acboxBin+":"+w+"/acbox", "--", w+"/acbox", "doctor", "--json")
+		cs := parse(t, in.stdout)
+		if cs["user namespaces"].OK || cs["sandbox launch"].OK {
+			t.Errorf("inside a sandbox the namespace and launch checks passed:\n%s", in.stdout)
+		}
+	})
+}
