@@ -68,3 +68,18 @@ func ProbeCgroup() (mode, why string) {
 	defer c.remove()
 	return c.mode, c.why
 }
+
+// CgroupLeaves counts the sandbox cgroups (acbox-<id>) beside or below
+// this process's cgroups, live or not: the soak test checks it does not grow.
+func CgroupLeaves() int {
+	n := 0
+	for _, p := range hostCgroups.parents() {
+		des, _ := os.ReadDir(p)
+		for _, de := range des {
+			if de.IsDir() && strings.HasPrefix(de.Name(), leafPrefix) {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acbox/acbox/nsjail"
 )
 
 // figures are what must not grow, each with the growth tolerated: a few
@@ -44,6 +46,7 @@ func measure(w *world) []figure {
 		{"registry entries", int64(len(entries)), 0, ""},
 		{"files under run/", count(filepath.Join(w.host.StateDir, "run")), 0, ""},
 		{"acbox containers", containers(), 0, ""},
+		{"sandbox cgroups", int64(nsjail.CgroupLeaves()), 0, ""},
 	}
 }
 
