@@ -161,6 +161,9 @@ func TestSignalForwarding(t *testing.T) {
 		{"TERM trapped", syscall.SIGTERM, true, 42},
 		{"INT trapped", syscall.SIGINT, true, 42},
 		{"HUP trapped", syscall.SIGHUP, true, 42},
+		{"QUIT trapped", syscall.SIGQUIT, true, 42},
+		{"USR1 trapped", syscall.SIGUSR1, true, 42},
+		{"USR2 trapped", syscall.SIGUSR2, true, 42},
 		{"TERM default", syscall.SIGTERM, false, 143},
 	}
 	forEachMode(t, func(t *testing.T, m mode) {
@@ -169,7 +172,7 @@ func TestSignalForwarding(t *testing.T) {
 				mk := newMarker()
 				script := "echo ready; sleep " + mk + " & wait $!"
 				if c.trap {
-					script = "trap 'exit 42' TERM INT HUP; " + script
+					script = "trap 'exit 42' TERM INT HUP QUIT USR1 USR2; " + script
 				}
 				b := startBox(t, m, "run", "--", "sh", "-c", script)
 				b.waitLine(t, "ready")
@@ -285,6 +288,19 @@ func TestPid1OutsideMemberDomain(t *testing.T) {
 			if strings.Contains(r.stdout, "LEAK") || r.code != 0 {
 				t.Fatalf("launch %d: the member could signal pid 1\n%v", i, r)
 			}
+		}
+	})
+}
+
+// TestZombiesReaped: orphans that exit are reaped by the sandbox's pid 1;
+// none stays a zombie while the member runs on.
+func TestZombiesReaped(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		script := `for i in 1 2 3 4 5; do (sh -c 'exit 0' &) ; done; sleep 0.5
+z=0; for s in /proc/[0-9]*/stat; do st=$(cut -d')' -f2 "$s" 2>/dev/null | cut -d' ' -f2); [ "$st" = Z ] && z=$((z+1)); done; echo zombies=$z`
+		r := runBox(t, m, "run", "--", "sh", "-c", script)
+		if r.code != 0 || !strings.Contains(r.stdout, "zombies=0") {
+			t.Fatalf("%v", r)
 		}
 	})
 }
