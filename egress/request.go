@@ -93,7 +93,7 @@ func parseRequestLine(line string) (*request, error) {
 		return nil, fail(http.StatusBadRequest, "malformed method")
 	}
 	if req.proto != "HTTP/1.1" && req.proto != "HTTP/1.0" {
-		return nil, fail(http.StatusHTTPVersionNotSupported, "unsupported protocol %q", req.proto)
+		return nil, fail(http.StatusBadRequest, "unsupported protocol %q (HTTP/1.1 and HTTP/1.0 only)", req.proto)
 	}
 	for i := 0; i < len(req.target); i++ {
 		if c := req.target[i]; c <= ' ' || c >= 0x7f {
@@ -147,7 +147,7 @@ func (r *request) framing() error {
 			return fail(http.StatusBadRequest, "Transfer-Encoding in HTTP/1.0")
 		}
 		if len(te) != 1 || !strings.EqualFold(te[0], "chunked") {
-			return fail(http.StatusNotImplemented, "unsupported Transfer-Encoding %q", strings.Join(te, ", "))
+			return fail(http.StatusBadRequest, "unsupported Transfer-Encoding %q (chunked alone only)", strings.Join(te, ", "))
 		}
 		r.chunked = true
 	case len(cl) > 1:
