@@ -13,7 +13,8 @@ type ProfileCmd struct {
 	Show ProfileShowCmd `cmd:"" help:"Print one profile as acbox run would use it (paths expanded)."`
 }
 
-// ProfileListCmd prints one profile name per line.
+// ProfileListCmd prints one profile name per line; a profile that a launch
+// would refuse (owner, mode, a broken spec) is marked with the reason.
 type ProfileListCmd struct{}
 
 // Run lists the names.
@@ -27,6 +28,10 @@ func (c *ProfileListCmd) Run(s *Streams) error {
 		return err
 	}
 	for _, n := range names {
+		if _, err := coordinator.LoadProfile(n, h); err != nil {
+			fmt.Fprintf(s.Out, "%s\tunusable: %v\n", n, err)
+			continue
+		}
 		fmt.Fprintln(s.Out, n)
 	}
 	return nil

@@ -26,6 +26,8 @@ func TestProfileCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "dev.json"), []byte(`{"command":["make"],"view":"host","exclude":["/usr/share"]}`), 0o600)
+	os.WriteFile(filepath.Join(dir, "loose.json"), []byte(`{"command":["make"]}`), 0o600)
+	os.Chmod(filepath.Join(dir, "loose.json"), 0o622) // group-writable: a launch refuses it
 	spec := filepath.Join(cfg, "spec.json")
 	os.WriteFile(spec, []byte(`{"command":["x"]}`), 0o600)
 	cases := []struct {
@@ -35,6 +37,8 @@ func TestProfileCommands(t *testing.T) {
 		want string // in stdout when code is 0, else in stderr
 	}{
 		{"list", []string{"profile", "list"}, 0, "dev\n"},
+		{"list marks unusable", []string{"profile", "list"}, 0, "loose\tunusable: "},
+		{"unusable refused", []string{"plan", "--profile", "loose"}, 125, "group- or world-writable"},
 		{"show", []string{"profile", "show", "dev"}, 0, `"view": "host"`},
 		{"plan from profile", []string{"plan", "--profile", "dev"}, 0, `"/usr/share"`},
 		{"flags add to it", []string{"plan", "--profile", "dev", "--exclude", "/usr/lib", "--", "true"}, 0, `"/usr/lib"`},
