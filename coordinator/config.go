@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,21 +21,28 @@ type Config struct {
 }
 
 // LoadConfig reads config.json from dir. A missing file is an empty config;
-// a group- or world-writable file, or one that is not a regular file, is
-// refused because another user could widen what acbox allows.
+// a symlink, a file that is not regular, not owned by the caller, or group-
+// or world-writable is refused because another user could widen what acbox
+// allows. The file is opened without following a link and checked through
+// the open descriptor, so what is read is what was checked.
 func LoadConfig(dir string) (Config, error) {
 	path := filepath.Join(dir, "config.json")
-	fi, err := os.Lstat(path)
+	f, err := openNoFollow(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{}, nil
 	}
 	if err != nil {
+		return Config{}, refuse(path, "config cannot be opened without following a link: "+err.Error(), "make it a regular file you own")
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
 		return Config{}, fmt.Errorf("%w: config %s: %v", ErrInvalid, path, err)
 	}
-	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o022 != 0 {
-		return Config{}, refuse(path, "config is not a regular file or is group/world-writable", "run chmod go-w "+path)
+	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o022 != 0 || fileOwner(fi) != os.Getuid() {
+		return Config{}, refuse(path, "config is not a regular file owned by you, or is group/world-writable", "chown it to yourself and run chmod go-w "+path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes))
 	if err != nil {
 		return Config{}, fmt.Errorf("%w: config %s: %v", ErrInvalid, path, err)
 	}
