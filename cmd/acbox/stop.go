@@ -46,6 +46,10 @@ func (c *StopCmd) Run(s *Streams) error {
 		return fmt.Errorf("%w: sandbox %s belongs to another pid namespace; stop it from there", coordinator.ErrRefused, e.ID)
 	}
 	for _, k := range append(descendants(reg, e.ID), e) {
+		k, err := withHelper(reg, k)
+		if err != nil {
+			return err
+		}
 		how, err := stopOne(k, c.Grace)
 		if err != nil {
 			return err
@@ -76,12 +80,38 @@ func descendants(reg *coordinator.Registry, id string) []coordinator.Entry {
 	return out
 }
 
+// startWait bounds the wait for a starting nested sandbox's pid 1 to be
+// recorded.
+var startWait = 5 * time.Second
+
+// withHelper returns the entry of a nested sandbox once its pid 1 is
+// recorded (the registry gets it when pid 1 reports ready). A nested
+// sandbox shares its owner with its requester, so stopping it through the
+// owner would stop the whole tree: a child still starting is waited for,
+// and refused if it never records a pid 1.
+func withHelper(reg *coordinator.Registry, e coordinator.Entry) (coordinator.Entry, error) {
+	for end := time.Now().Add(startWait); e.Depth > 0 && e.HelperPid <= 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			return e, fmt.Errorf("%w: nested sandbox %s has not started (no pid 1 recorded after %v); try again, or stop its requester %s", coordinator.ErrCannotSandbox, e.ID, startWait, e.Parent)
+		}
+		next, err := reg.Get(e.ID)
+		if errors.Is(err, coordinator.ErrNoSandbox) {
+			return e, nil // ended meanwhile: stopOne finds no pid 1 and says so
+		}
+		if err != nil {
+			return e, err
+		}
+		e = next
+	}
+	return e, nil
+}
+
 // stopOne stops a sandbox launched from the host through its owner, and a
 // nested one (which shares its owner with its requester) through its own
 // pid 1: SIGTERM, which pid 1 forwards to the member, then SIGKILL, which
 // ends the whole pid namespace.
 func stopOne(e coordinator.Entry, grace time.Duration) (string, error) {
-	if e.Depth == 0 || e.HelperPid <= 0 {
+	if e.Depth == 0 {
 		return stopOwner(e, grace)
 	}
 	helper, err := pin(e.HelperPid, e.HelperStart)

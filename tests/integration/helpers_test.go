@@ -62,14 +62,21 @@ func runBox(t *testing.T, m mode, args ...string) result {
 // runBoxEnv is runBox with extra variables in acbox's environment.
 func runBoxEnv(t *testing.T, m mode, env []string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return runBoxFor(t, m, 30*time.Second, env, args...)
+}
+
+// runBoxFor is runBoxEnv with a limit of its own (a cold Go build on a
+// loaded 2-core runner takes far longer than a launch).
+func runBoxFor(t *testing.T, m mode, limit time.Duration, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := m.command(ctx, env, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("acbox %q timed out after 30s\nstdout:\n%s\nstderr:\n%s", args, out.String(), errb.String())
+		t.Fatalf("acbox %q timed out after %v\nstdout:\n%s\nstderr:\n%s", args, limit, out.String(), errb.String())
 	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {

@@ -134,13 +134,15 @@ func TestStopDeepestFirst(t *testing.T) {
 }
 
 // psIDs lists the sandbox whose write grant is w and its nested
-// descendants, parents first (other tests run sandboxes at the same time).
+// descendants, parents first (other tests run sandboxes at the same time),
+// counting only those whose pid 1 is recorded (started).
 func psIDs(t *testing.T, m mode, w string) []string {
 	r := runBox(t, m, "ps", "--json")
 	var es []struct {
-		ID     string `json:"id"`
-		Parent string `json:"parent"`
-		Depth  int    `json:"depth"`
+		ID        string `json:"id"`
+		Parent    string `json:"parent"`
+		Depth     int    `json:"depth"`
+		HelperPid int    `json:"helper_pid"`
 		Access struct {
 			Write []string `json:"write"`
 		} `json:"access"`
@@ -150,6 +152,9 @@ func psIDs(t *testing.T, m mode, w string) []string {
 	mine := map[string]bool{}
 	var out []string
 	for _, e := range es {
+		if e.HelperPid <= 0 {
+			continue
+		}
 		if (e.Depth == 0 && len(e.Access.Write) == 1 && e.Access.Write[0] == w) || mine[e.Parent] {
 			mine[e.ID] = true
 			out = append(out, e.ID)

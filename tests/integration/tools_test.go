@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestOrdinaryTools: the layers refuse what they must and nothing a build
@@ -26,7 +27,7 @@ node -e 'require("child_process").execSync("true"); console.log("node-ok")'
 mkdir hello && cd hello && printf 'package main\nfunc main() { println("hi") }\n' > main.go
 GOCACHE=/tmp/gocache GOPATH=/tmp/gopath GO111MODULE=off GOTOOLCHAIN=local ` + goTool(t) + ` build -o hello . && ./hello 2>&1 && echo go-ok
 `
-		r := runBox(t, m, "run", "-w", w, "--cwd", w, "--", "sh", "-c", script)
+		r := runBoxFor(t, m, 3*time.Minute, nil, "run", "-w", w, "--cwd", w, "--", "sh", "-c", script)
 		for _, want := range []string{"coreutils-ok", "git-ok", "python-ok", "node-ok", "go-ok"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("missing %s\n%v", want, r)

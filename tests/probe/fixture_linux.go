@@ -180,12 +180,35 @@ func (fx *Fixture) hostModePorts() error {
 	}
 	fx.env.AllowedPort = allowed.Addr().(*net.TCPAddr).Port
 	fx.serve(allowed, fx.count("allowed"))
-	free, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		return err
+	port, err := freePortBelowEphemeral()
+	fx.env.BindPort = port
+	return err
+}
+
+// freePortBelowEphemeral picks a free port (and its successor, which the
+// probe binds as the unlisted one) below the ephemeral range, where no
+// outgoing connection on the host can take it before the sandbox binds it.
+func freePortBelowEphemeral() (int, error) {
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		fmt.Sscan(string(b), &low)
 	}
-	fx.env.BindPort = free.Addr().(*net.TCPAddr).Port
-	return free.Close()
+	for i := 0; i < 64; i++ {
+		p := low - 2 - int(randUint()%uint32(min(low-1026, 8000)))
+		if free(p) && free(p+1) {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("no free port pair found below %d", low)
+}
+
+func free(port int) bool {
+	l, err := net.Listen("tcp4", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
 }
 
 func (fx *Fixture) serve(l net.Listener, c *atomic.Int64) {
@@ -285,4 +308,10 @@ func (fx *Fixture) Close() {
 		fx.closers[i]()
 	}
 	fx.closers = nil
+}
+
+func randUint() uint32 {
+	var b [4]byte
+	rand.Read(b[:])
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
