@@ -33,11 +33,27 @@ func mountLines() map[string]bool {
 	out := map[string]bool{}
 	b, _ := os.ReadFile("/proc/self/mountinfo")
 	for _, l := range strings.Split(string(b), "\n") {
-		if l != "" {
+		if l != "" && !dockerMount(l) {
 			out[l] = true
 		}
 	}
 	return out
+}
+
+// dockerMount: mounts the Docker daemon and containerd make and remove on
+// their own schedule (overlay layers, netns files), whoever started the
+// container; the docker backend's own leftovers are checked as containers.
+func dockerMount(line string) bool {
+	f := strings.Fields(line)
+	if len(f) < 5 {
+		return false
+	}
+	for _, p := range []string{"/var/lib/docker/", "/run/docker/", "/run/containerd/", "/var/run/docker/"} {
+		if strings.HasPrefix(f[4], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Leftovers compares the host with the snapshot once every sandbox has
