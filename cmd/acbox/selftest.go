@@ -67,6 +67,11 @@ func (c *SelftestCmd) suite(r *probe.Runner) ([]probe.Line, error) {
 		return nil, err
 	}
 	lines = append(lines, h...)
+	px, err := r.ProxyMode()
+	if err != nil {
+		return nil, err
+	}
+	lines = append(lines, px...)
 	lines = append(lines, r.Lifecycle()...)
 	return probe.JoinOracles(append(lines, r.Fixture.Oracles()...)), nil
 }

@@ -143,7 +143,7 @@ func psIDs(t *testing.T, m mode, w string) []string {
 		Parent    string `json:"parent"`
 		Depth     int    `json:"depth"`
 		HelperPid int    `json:"helper_pid"`
-		Access struct {
+		Access    struct {
 			Write []string `json:"write"`
 		} `json:"access"`
 	}

@@ -3,7 +3,7 @@ package probe
 func catalogue() []Probe {
 	var out []Probe
 	for _, group := range [][]Probe{fsProbes(), procProbes(), kernelProbes(), terminalProbes(),
-		networkProbes(), hostNetProbes(), infoProbes(), resourceProbes()} {
+		networkProbes(), hostNetProbes(), proxyProbes(), infoProbes(), resourceProbes()} {
 		out = append(out, group...)
 	}
 	docker := dockerVariants()

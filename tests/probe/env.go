@@ -34,6 +34,7 @@ type Env struct {
 	Lacks       []string `help:"Kernel features missing outside the sandbox (repeatable); probes that need one skip." sep:"none" placeholder:"FEATURE"`
 	AllowedPort int      `help:"Host 127.0.0.1 TCP port the --net host sandbox may connect to." placeholder:"PORT"`
 	BindPort    int      `help:"TCP port the --net host sandbox may bind." placeholder:"PORT"`
+	HostAddrs   []string `help:"The host's own non-loopback addresses (repeatable)." sep:"none" placeholder:"ADDR"`
 }
 
 // Args renders e as `acbox probe` flags, skipping zero values (an int

@@ -167,6 +167,7 @@ func (fx *Fixture) listeners() error {
 	if err := fx.hostModePorts(); err != nil {
 		return err
 	}
+	fx.env.HostAddrs = ownAddrs()
 	return fx.udp()
 }
 
@@ -314,4 +315,23 @@ func randUint() uint32 {
 	var b [4]byte
 	rand.Read(b[:])
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// ownAddrs lists this host's non-loopback interface addresses, IPv4
+// first, without link-local IPv6 (which needs a zone to be dialled).
+func ownAddrs() []string {
+	as, _ := net.InterfaceAddrs()
+	var v4, v6 []string
+	for _, a := range as {
+		ipn, ok := a.(*net.IPNet)
+		if !ok || ipn.IP.IsLoopback() || ipn.IP.IsLinkLocalUnicast() {
+			continue
+		}
+		if ipn.IP.To4() != nil {
+			v4 = append(v4, ipn.IP.String())
+		} else {
+			v6 = append(v6, ipn.IP.String())
+		}
+	}
+	return append(v4, v6...)
 }

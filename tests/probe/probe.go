@@ -56,6 +56,9 @@ type Probe struct {
 	// HostNet probes run only in the runner's --net host sandbox (see
 	// hostnet_linux.go), never in the default one.
 	HostNet bool
+	// Proxy probes run only in the runner's --net proxy sandbox
+	// (proxymode_linux.go).
+	Proxy bool
 	Run   func(*Env) Outcome
 	// Docker replaces Expect and Run under the docker backend. Only the
 	// probes listed in [Differences] have one: each is a place where the
@@ -124,7 +127,7 @@ func (s Selection) wants(p Probe) bool {
 	if len(s.Only) > 0 {
 		return slices.Contains(s.Only, p.ID)
 	}
-	return !p.HostNet && (s.Destructive || !p.Destructive)
+	return !p.HostNet && !p.Proxy && (s.Destructive || !p.Destructive)
 }
 
 func (p Probe) line(o Outcome) Line {

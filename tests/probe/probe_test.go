@@ -11,7 +11,7 @@ import (
 
 // prefixes ties each ID prefix to the categories it may carry.
 var prefixes = map[string][]string{
-	"fs": {Filesystem}, "proc": {Process}, "kernel": {Kernel}, "term": {Terminal}, "net": {Network},
+	"fs": {Filesystem}, "proc": {Process}, "kernel": {Kernel}, "term": {Terminal}, "net": {Network}, "proxy": {Network},
 	"info": {Information}, "env": {Environment}, "res": {Resources},
 }
 
