@@ -79,3 +79,80 @@ func TestPrivateTerminal(t *testing.T) {
 		}
 	})
 }
+
+// ptyOutput collects what the terminal shows, so a test can wait for a
+// word in it.
+type ptyOutput struct {
+	mu   chan struct{}
+	text strings.Builder
+}
+
+func readPty(master *os.File) *ptyOutput {
+	o := &ptyOutput{mu: make(chan struct{}, 1)}
+	o.mu <- struct{}{}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			<-o.mu
+			o.text.Write(buf[:n])
+			o.mu <- struct{}{}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return o
+}
+
+func (o *ptyOutput) String() string {
+	<-o.mu
+	defer func() { o.mu <- struct{}{} }()
+	return o.text.String()
+}
+
+func (o *ptyOutput) waitFor(t *testing.T, word string) {
+	t.Helper()
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(o.String(), word) {
+			return
+		}
+	}
+	t.Fatalf("the terminal never showed %q:\n%s", word, o.String())
+}
+
+// TestTerminalResizeAndRestore: a window size change of the user's
+// terminal while the member runs reaches the member's private pty (it
+// gets SIGWINCH and sees the new size); and when acbox is ended by
+// SIGTERM, the user's terminal settings are restored.
+func TestTerminalResizeAndRestore(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		master, slave := openPty(t)
+		defer master.Close()
+		unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 80})
+		before, err := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		script := `trap 'echo "resized to $(stty size)"' WINCH; echo "ready $(stty size)"; while :; do sleep 0.1; done`
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := m.command(ctx, nil, "run", "--tty", "--", "sh", "-c", script)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+		cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, 0
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		out := readPty(master)
+		out.waitFor(t, "ready 24 80")
+		unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 40, Col: 120})
+		out.waitFor(t, "resized to 40 120")
+		cmd.Process.Signal(unix.SIGTERM)
+		cmd.Wait()
+		after, _ := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
+		slave.Close()
+		if before.Lflag != after.Lflag || before.Iflag != after.Iflag || before.Oflag != after.Oflag {
+			t.Errorf("terminal settings not restored after SIGTERM: lflag %#x -> %#x", before.Lflag, after.Lflag)
+		}
+	})
+}
