@@ -48,7 +48,19 @@ func TestPrivateTerminal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		script := `tty; stty size; python3 -c 'import fcntl,termios; fcntl.ioctl(0, termios.TIOCSTI, b"Z")' 2>/dev/null; echo sti=$?; exit 5`
+		// TIOCLINUX (0x541c) is tried plain and with high bits set in the
+		// request, which the kernel drops and the filter's 32-bit mask sees.
+		script := `tty; stty size; python3 -c 'import fcntl,termios; fcntl.ioctl(0, termios.TIOCSTI, b"Z")' 2>/dev/null; echo sti=$?
+python3 -c '
+import errno, fcntl
+for req in (0x541C, 0x10000541C):
+    try:
+        fcntl.ioctl(0, req, b"\x06")
+        print("tioclinux-allowed")
+    except OSError as e:
+        print("tioclinux-" + errno.errorcode[e.errno])
+'
+exit 5`
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		cmd := m.command(ctx, nil, "run", "--tty", "--", "sh", "-c", script)
@@ -65,6 +77,9 @@ func TestPrivateTerminal(t *testing.T) {
 		text := <-out
 		if code := exitCode(cmd.ProcessState); code != 5 {
 			t.Fatalf("exit %d (%v), want 5\n%s", code, werr, text)
+		}
+		if strings.Count(text, "tioclinux-EPERM") != 2 {
+			t.Errorf("TIOCLINUX on the private pty: want EPERM twice (seccomp, plain and with high bits):\n%s", text)
 		}
 		for _, want := range []string{"/dev/pts/0", "33 97", "sti=1"} {
 			if !strings.Contains(text, want) {
