@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/acbox/acbox/egress"
 )
@@ -32,8 +33,8 @@ func Narrower(child, parent *Plan) error {
 		if m.Internal {
 			continue // the child's own acbox binary and broker socket, added by acbox
 		}
-		if !mountCovered(m, parent) {
-			return refuse(m.Source, "a nested launch may only re-mount what its requester has", "")
+		if err := mountNarrower(m, parent); err != nil {
+			return err
 		}
 	}
 	for _, check := range []func(child, parent *Plan) error{protectNarrower, viewNarrower, limitsNarrower} {
@@ -113,14 +114,37 @@ func grantCovered(g Grant, parents []Grant) bool {
 	return false
 }
 
-// mountCovered: a child may re-mount a path its requester can reach, with
-// no more write access than the requester has there.
+// mountNarrower: a nested launch's runtime mounts are read-only (a
+// writable view of a repository belongs in --write, which gets the
+// carve-outs a mount does not), show a host path its requester can reach
+// (a grant, or the source of one of its own mounts, both named by their
+// host path, which the broker resolves), and show nothing the requester
+// hides.
+func mountNarrower(m Mount, parent *Plan) error {
+	if !m.Readonly {
+		return refuse(m.Source, "a nested launch's runtime mounts are read-only (carve-outs apply to write grants only)", "grant it with --write instead")
+	}
+	if !mountCovered(m, parent) {
+		return refuse(m.Source, "a nested launch may only re-mount what its requester has", "")
+	}
+	for _, pm := range parent.Masks {
+		if within(pm.Path, m.Source) || within(m.Source, pm.Path) {
+			return refuse(m.Source, "it shows "+pm.Path+", which the requester hides ("+pm.Why+")", "mount a narrower path")
+		}
+	}
+	return nil
+}
+
+// mountCovered: the child's source (a host path) lies in a requester grant
+// or in the host source of one of the requester's mounts. (The mount's
+// target is a path inside the requester; the same path on the host may be
+// something else entirely.)
 func mountCovered(m Mount, parent *Plan) bool {
-	if grantCovered(Grant{Path: m.Source, Write: !m.Readonly}, parent.Grants) {
+	if grantCovered(Grant{Path: m.Source}, parent.Grants) {
 		return true
 	}
 	for _, pm := range parent.Mounts {
-		if within(m.Source, pm.Target) && (!pm.Readonly || m.Readonly) {
+		if within(m.Source, pm.Source) {
 			return true
 		}
 	}
@@ -139,7 +163,25 @@ func networkNarrower(child, parent Network) error {
 	if ok, why := c.NarrowerThan(p); !ok {
 		return refuse("network", why, "ask for no more than the requester's network policy")
 	}
+	if child.Mode == "host" {
+		if p := missingPort(child.ConnectPorts, parent.ConnectPorts); p != 0 {
+			return refuse("network", fmt.Sprintf("--connect-port %d is not one of the requester's", p), "ask for no more than the requester's ports")
+		}
+		if p := missingPort(child.BindPorts, parent.BindPorts); p != 0 {
+			return refuse("network", fmt.Sprintf("--bind-port %d is not one of the requester's", p), "ask for no more than the requester's ports")
+		}
+	}
 	return nil
+}
+
+// missingPort returns the first port of child not in parent, or 0.
+func missingPort(child, parent []uint16) uint16 {
+	for _, c := range child {
+		if !slices.Contains(parent, c) {
+			return c
+		}
+	}
+	return 0
 }
 
 func policyOf(n Network) (egress.Policy, error) {

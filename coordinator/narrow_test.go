@@ -8,7 +8,7 @@ import (
 func TestNarrower(t *testing.T) {
 	parent := &Plan{
 		Grants:  []Grant{{Path: "/repo", Write: true}, {Path: "/docs"}},
-		Mounts:  []Mount{{Source: "/opt/pi", Target: "/opt/pi", Readonly: true}},
+		Mounts:  []Mount{{Source: "/opt/pi", Target: "/opt/pi", Readonly: true}, {Source: "/srv/decoy", Target: "/opt/pi-target", Readonly: true}},
 		Network: Network{Mode: "proxy", Allow: []string{"api.example.com", "*.example.org:8443"}},
 		View:    ViewGrants,
 		Masks:   []Mask{{Path: "/repo/.env", Why: "--exclude"}},
@@ -41,6 +41,10 @@ func TestNarrower(t *testing.T) {
 		{"grant shows a masked path", Plan{Grants: []Grant{{Path: "/repo"}}, Network: Network{Mode: "none"}}, "/repo/.env"},
 		{"grant keeps the mask", Plan{Grants: []Grant{{Path: "/repo"}}, Masks: []Mask{{Path: "/repo/.env"}}, Network: Network{Mode: "none"}}, ""},
 		{"more memory", Plan{Limits: Limits{Memory: 8 << 30, Pids: 10}, Network: Network{Mode: "none"}}, "limits.memory"},
+		{"rw mount of a write grant", Plan{Mounts: []Mount{{Source: "/repo", Target: "/z"}}, Network: Network{Mode: "none"}}, "read-only"},
+		{"ro mount of a write grant", Plan{Mounts: []Mount{{Source: "/repo/src", Target: "/z", Readonly: true}}, Network: Network{Mode: "none"}}, ""},
+		{"mount shows a mask", Plan{Mounts: []Mount{{Source: "/repo", Target: "/z", Readonly: true}}, Network: Network{Mode: "none"}}, "/repo/.env"},
+		{"mount under the requester's mount target, other host path", Plan{Mounts: []Mount{{Source: "/opt/pi-target/x", Target: "/x", Readonly: true}}, Network: Network{Mode: "none"}}, "/opt/pi-target/x"},
 		{"more processes", Plan{Limits: Limits{Memory: 1 << 20, Pids: 4096}, Network: Network{Mode: "none"}}, "limits.pids"},
 	}
 	for _, c := range cases {
@@ -71,5 +75,23 @@ func TestNarrowerHostView(t *testing.T) {
 	open := &Plan{View: ViewHost, Network: Network{Mode: "none"}, Limits: parent.Limits}
 	if err := Narrower(open, parent); err == nil || !strings.Contains(err.Error(), "/home/u/.ssh") {
 		t.Fatalf("a child without the requester's mask: %v", err)
+	}
+}
+
+// TestNarrowerHostPorts: under a --net host requester a child may list
+// only ports the requester lists.
+func TestNarrowerHostPorts(t *testing.T) {
+	parent := &Plan{Network: Network{Mode: "host", ConnectPorts: []uint16{443}, BindPorts: []uint16{8080}}, Limits: Limits{Memory: 1, Pids: 1}}
+	for _, c := range []struct {
+		child Network
+		want  string
+	}{
+		{Network{Mode: "host", ConnectPorts: []uint16{443}}, ""},
+		{Network{Mode: "host", ConnectPorts: []uint16{443, 22}}, "--connect-port 22"},
+		{Network{Mode: "host", BindPorts: []uint16{8081}}, "--bind-port 8081"},
+		{Network{Mode: "none"}, ""},
+	} {
+		err := Narrower(&Plan{Network: c.child, Limits: parent.Limits}, parent)
+		checkErr(t, err, c.want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Spec is a launch request as the agent-team extension sends it (the JSON
@@ -151,14 +152,40 @@ func (n *NetworkSpec) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&p); err != nil {
 		return err
 	}
-	if p.Allow == nil {
-		var raw map[string]json.RawMessage
-		if json.Unmarshal(b, &raw) == nil {
-			if v, ok := raw["allow"]; ok && string(bytes.TrimSpace(v)) == "null" {
+	if err := checkAllowKeys(b); err != nil {
+		return err
+	}
+	*n = NetworkSpec(p)
+	return nil
+}
+
+// checkAllowKeys refuses a null allow and more than one allow key. Go
+// matches keys without regard to case and the last one wins, so
+// {"allow": [...], "ALLOW": null} would read as an allowlist to a person
+// and as "any destination" to the decoder.
+func checkAllowKeys(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil // not an object: the decoder above has said so
+	}
+	seen := 0
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		if k, _ := t.(string); strings.EqualFold(k, "allow") {
+			if seen++; seen > 1 {
+				return errors.New("access.network.allow is given more than once (keys match without regard to case)")
+			}
+			if string(bytes.TrimSpace(v)) == "null" {
 				return errors.New(`access.network.allow is null: omit it for any public destination, or give [] for none`)
 			}
 		}
 	}
-	*n = NetworkSpec(p)
 	return nil
 }

@@ -12,6 +12,8 @@ func TestParseSpec(t *testing.T) {
 		{"unknown nested", `{"command":["x"],"access":{"network":{"mode":"none","hosts":[]}}}`, `unknown field "hosts"`},
 		{"trailing", `{"command":["x"]} {}`, "trailing data"},
 		{"allow null", `{"command":["x"],"access":{"network":{"mode":"proxy","allow":null}}}`, "allow is null"},
+		{"allow null in other case", `{"command":["x"],"access":{"network":{"mode":"proxy","allow":["a.example"],"ALLOW":null}}}`, "more than once"},
+		{"allow twice", `{"command":["x"],"access":{"network":{"mode":"proxy","allow":["a.example"],"allow":[]}}}`, "more than once"},
 		{"allow empty", `{"command":["x"],"access":{"network":{"mode":"proxy","allow":[]}}}`, ""},
 		{"allow absent", `{"command":["x"],"access":{"network":{"mode":"proxy"}}}`, ""},
 		{"not json", `command: x`, "spec:"},
