@@ -60,6 +60,25 @@ func (b *broker) stop() {
 	}
 }
 
+// end stops taking requests, ends every sandbox launched through this
+// broker (deepest first, through its own pid 1) and waits until their
+// launches have returned, each with its own git-redirect check done.
+// Called once the requester's member has exited.
+func (b *broker) end() {
+	if b == nil {
+		return
+	}
+	b.ln.Close()
+	if reg, err := coordinator.OpenRegistry(b.host.StateDir); err == nil {
+		for _, k := range descendants(reg, b.id) {
+			if k, err := withHelper(reg, k); err == nil {
+				stopOne(k, 0)
+			}
+		}
+	}
+	b.wg.Wait()
+}
+
 func (b *broker) handle(c *net.UnixConn) {
 	defer c.Close()
 	req, files, err := recvRequest(c)

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -37,23 +41,29 @@ func watchGitRedirects(p *coordinator.Plan, id string) *gitWatch {
 }
 
 // quarantine moves aside each commondir that appeared, and returns where
-// each one was.
-func (w *gitWatch) quarantine(errw io.Writer) []string {
+// each one was. One it cannot move aside is an error: the launch fails
+// rather than leave git redirected.
+func (w *gitWatch) quarantine(errw io.Writer) ([]string, error) {
 	var out []string
+	var failed []string
 	for _, d := range w.dirs {
 		if !exists(d, "commondir") {
 			continue
 		}
 		where := filepath.Join(d, "commondir")
-		aside := "commondir.acbox-quarantine-" + w.id
-		if err := moveAside(d, "commondir", aside); err != nil {
-			fmt.Fprintf(errw, "acbox: %s appeared during the run and could not be moved aside (%v): git run in this repository would take hooks and config from where it points; remove it before using git here\n", where, err)
-		} else {
-			fmt.Fprintf(errw, "acbox: %s appeared during the run (git would take hooks and config from where it points); moved to %s\n", where, aside)
-		}
 		out = append(out, where)
+		aside, err := moveAside(d)
+		if err != nil {
+			fmt.Fprintf(errw, "acbox: %s appeared during the run and could not be moved aside (%v): git run in this repository would take hooks and config from where it points; remove it before using git here\n", where, err)
+			failed = append(failed, where)
+			continue
+		}
+		fmt.Fprintf(errw, "acbox: %s appeared during the run (git would take hooks and config from where it points); moved to %s\n", where, aside)
 	}
-	return out
+	if len(failed) > 0 {
+		return out, fmt.Errorf("%w: the member left git redirects that could not be moved aside: %s; remove them before using git there", coordinator.ErrCannotSandbox, strings.Join(failed, " "))
+	}
+	return out, nil
 }
 
 // openDir opens dir without following any symlink on the way.
@@ -62,6 +72,9 @@ func openDir(dir string) (int, error) {
 		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
 }
 
+// exists reports whether dir/name exists. A directory the member made
+// unsearchable gets its owner's permissions back first: git outside would
+// follow a redirect in it as soon as someone restored them.
 func exists(dir, name string) bool {
 	fd, err := openDir(dir)
 	if err != nil {
@@ -69,14 +82,51 @@ func exists(dir, name string) bool {
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
-	return unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil
+	err = unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	if err == unix.EACCES {
+		restoreOwner(fd)
+		err = unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	}
+	return err == nil
 }
 
-func moveAside(dir, name, aside string) error {
+// moveAside renames dir/commondir to a name the member cannot have
+// guessed (it knew the sandbox id), giving the directory back its owner's
+// write permission if the member took it away.
+func moveAside(dir string) (string, error) {
 	fd, err := openDir(dir)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer unix.Close(fd)
-	return unix.Renameat2(fd, name, fd, aside, unix.RENAME_NOREPLACE)
+	var lastErr error
+	for try := 0; try < 4; try++ {
+		aside := "commondir.acbox-quarantine-" + randomSuffix()
+		err := unix.Renameat2(fd, "commondir", fd, aside, unix.RENAME_NOREPLACE)
+		if err == nil {
+			return aside, nil
+		}
+		lastErr = err
+		if err == unix.EACCES {
+			restoreOwner(fd)
+		}
+	}
+	return "", lastErr
+}
+
+// restoreOwner gives the directory behind fd (opened O_PATH without
+// following links) its owner's read, write and search permission, when
+// this process owns it. chmod through /proc/self/fd reaches exactly that
+// inode.
+func restoreOwner(fd int) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) == nil && int(st.Uid) == os.Getuid() {
+		unix.Chmod(fmt.Sprintf("/proc/self/fd/%d", fd), st.Mode&0o7777|0o700)
+	}
+}
+
+func randomSuffix() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }

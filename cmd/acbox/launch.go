@@ -41,7 +41,7 @@ func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.E
 	if br != nil {
 		go br.serve(plan)
 	}
-	return launch(plan, host, events, io, id, dir)
+	return launch(plan, host, events, io, id, dir, br)
 }
 
 // delegate starts the broker and adds the two runtime mounts a delegating
@@ -77,7 +77,9 @@ func makeRunDir(state, id string) (string, error) {
 }
 
 // launch runs one plan on its backend with this sandbox's proxy.
-func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.Events, io stdio, id, dir string) (*coordinator.Outcome, error) {
+// A delegating sandbox's children are ended (br.end) before the check for
+// git redirects, so none can plant one after it.
+func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.Events, io stdio, id, dir string, br *broker) (*coordinator.Outcome, error) {
 	b, err := backendFor(plan.Backend)
 	if err != nil {
 		return nil, err
@@ -100,9 +102,13 @@ func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.E
 			events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
 				Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
 		}})
-	moved := watch.quarantine(io.err) // also after a failed launch: the member may have run
+	br.end()
+	moved, qerr := watch.quarantine(io.err) // also after a failed launch: the member may have run
 	if err != nil {
 		return nil, err
+	}
+	if qerr != nil {
+		return nil, qerr
 	}
 	out.GitRedirects = moved
 	code := out.Code

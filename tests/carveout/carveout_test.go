@@ -190,6 +190,40 @@ func TestGitRedirectQuarantined(t *testing.T) {
 	})
 }
 
+// TestGitRedirectTricks: the ways a member could keep its redirect past
+// the check: taking the quarantine name in advance (it knows its sandbox
+// id), making .git unwritable or unsearchable, and leaving a nested child
+// that writes the redirect after its requester's member exited. Each
+// time the redirect is gone afterwards and git outside runs no planted
+// hook.
+func TestGitRedirectTricks(t *testing.T) {
+	plant := `mkdir -p evil/hooks && printf '#!/bin/sh\necho planted > PLANTED\n' > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit && cp .git/config evil/config && `
+	tricks := map[string][]string{
+		"name taken": {"--", "sh", "-c", plant + `touch .git/commondir.acbox-quarantine-$ACBOX_ID && echo ../evil > .git/commondir`},
+		"unwritable": {"--", "sh", "-c", plant + `echo ../evil > .git/commondir && chmod a-w .git`},
+		"unsearchable": {"--", "sh", "-c", plant + `echo ../evil > .git/commondir && chmod 000 .git`},
+		"nested child": {"--delegate", "--", "sh", "-c", plant + `(acbox run -w "$PWD" --cwd "$PWD" -- sh -c 'while :; do echo ../evil > .git/commondir 2>/dev/null; sleep 0.05; done' &) ; sleep 1`},
+	}
+	forEachMode(t, func(t *testing.T, m mode) {
+		for name, args := range tricks {
+			t.Run(name, func(t *testing.T) {
+				repo := newRepo(t, m)
+				r := run(t, m, append([]string{"run", "-w", repo, "--cwd", repo}, args...)...)
+				if !strings.Contains(r.stderr, "commondir appeared during the run") {
+					t.Errorf("no warning (exit %d): %s", r.code, r.stderr)
+				}
+				os.Chmod(filepath.Join(repo, ".git"), 0o755) // as the user would, to use git again
+				mustNotExist(t, filepath.Join(repo, ".git/commondir"))
+				c := exec.Command("git", "-C", repo, "-c", "safe.directory=*", "-c", "user.email=u@acbox", "-c", "user.name=u", "commit", "-q", "--allow-empty", "-m", "after")
+				if out, err := c.CombinedOutput(); err != nil {
+					t.Fatalf("git commit outside: %v: %s", err, out)
+				}
+				mustNotExist(t, filepath.Join(repo, "PLANTED"))
+			})
+		}
+	})
+}
+
 // TestUnprotectConfig: --unprotect .git/config makes the config writable;
 // the hooks stay read-only.
 func TestUnprotectConfig(t *testing.T) {

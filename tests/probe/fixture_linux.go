@@ -194,8 +194,12 @@ func freePortBelowEphemeral() (int, error) {
 	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
 		fmt.Sscan(string(b), &low)
 	}
+	span := min(low-1026, 8000) // ports above the privileged range and below the ephemeral one
+	if span < 16 {
+		return 0, fmt.Errorf("no room below the ephemeral range (it starts at %d)", low)
+	}
 	for i := 0; i < 64; i++ {
-		p := low - 2 - int(randUint()%uint32(min(low-1026, 8000)))
+		p := low - 2 - int(randUint()%uint32(span))
 		if free(p) && free(p+1) {
 			return p, nil
 		}
