@@ -27,8 +27,14 @@ func (r *Runner) crossSandboxSwap() Line {
 	os.WriteFile(filepath.Join(y, "real-marker"), []byte("real\n"), 0o644)
 	// The sleeps give each state time to be launched against: y real half
 	// of the time, a symlink to /etc the other half, and the swaps between.
+	// A docker launch takes a few hundred milliseconds from plan to start,
+	// so there each state lasts longer.
+	hold := "0.01"
+	if r.docker() {
+		hold = "0.5"
+	}
 	swapper := exec.Command(r.Exe, append(r.runFlags(), "--write", x, "--cwd", x, "--", "sh", "-c",
-		`while :; do mv y y.real && ln -s /etc y; sleep 0.01; rm y && mv y.real y; sleep 0.01; done`)...)
+		`while :; do mv y y.real && ln -s /etc y; sleep `+hold+`; rm y && mv y.real y; sleep `+hold+`; done`)...)
 	if err := swapper.Start(); err != nil {
 		return life(id, expect, src, errorf("%v", err))
 	}
