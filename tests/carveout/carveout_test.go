@@ -199,8 +199,8 @@ func TestGitRedirectQuarantined(t *testing.T) {
 func TestGitRedirectTricks(t *testing.T) {
 	plant := `mkdir -p evil/hooks && printf '#!/bin/sh\necho planted > PLANTED\n' > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit && cp .git/config evil/config && `
 	tricks := map[string][]string{
-		"name taken": {"--", "sh", "-c", plant + `touch .git/commondir.acbox-quarantine-$ACBOX_ID && echo ../evil > .git/commondir`},
-		"unwritable": {"--", "sh", "-c", plant + `echo ../evil > .git/commondir && chmod a-w .git`},
+		"name taken":   {"--", "sh", "-c", plant + `touch .git/commondir.acbox-quarantine-$ACBOX_ID && echo ../evil > .git/commondir`},
+		"unwritable":   {"--", "sh", "-c", plant + `echo ../evil > .git/commondir && chmod a-w .git`},
 		"unsearchable": {"--", "sh", "-c", plant + `echo ../evil > .git/commondir && chmod 000 .git`},
 		"nested child": {"--delegate", "--", "sh", "-c", plant + `(acbox run -w "$PWD" --cwd "$PWD" -- sh -c 'while :; do echo ../evil > .git/commondir 2>/dev/null; sleep 0.05; done' &) ; sleep 1`},
 	}
