@@ -10,9 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-
-	"github.com/acbox/acbox/coordinator/docker"
 )
 
 // TestAdmissionCountsOtherOwners: the registry is per user, the daemon is
@@ -44,7 +41,7 @@ func TestAdmissionCountsOtherOwners(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { first.Process.Signal(syscall.SIGTERM); first.Wait(); e.noneLeft(t) }()
-	if !containerAppears(e, t, first.Process.Pid) {
+	if _, ok := findContainer(t, e, first.Process.Pid); !ok {
 		t.Fatalf("the first sandbox did not start: %s", firstErr.String())
 	}
 	second := exec.Command(e.bin, "run", "--backend", "docker", "--image", image, "--no-tty", "--", "true")
@@ -58,16 +55,4 @@ func TestAdmissionCountsOtherOwners(t *testing.T) {
 	if out, err := native.CombinedOutput(); err != nil {
 		t.Fatalf("native launch under another registry: %v\n%s", err, out)
 	}
-}
-
-// containerAppears waits up to 20s for a running container owned by pid.
-func containerAppears(e *env, t *testing.T, pid int) bool {
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		for _, c := range e.containers(t, "") {
-			if c.Labels[docker.LabelOwnerPid] == itoa(pid) && c.State == "running" {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -118,13 +118,22 @@ func TestParentKilledEndsContainer(t *testing.T) {
 
 // waitContainer waits for a running container owned by pid; returns its id label.
 func waitContainer(t *testing.T, e *env, pid int) string {
+	id, ok := findContainer(t, e, pid)
+	if !ok {
+		t.Fatal(errors.New("no running container appeared"))
+	}
+	return id
+}
+
+// findContainer waits up to 20s for a running container owned by pid and
+// returns its id label.
+func findContainer(t *testing.T, e *env, pid int) (string, bool) {
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		for _, c := range e.containers(t, "") {
 			if c.Labels[docker.LabelOwnerPid] == itoa(pid) && c.State == "running" {
-				return c.Labels[docker.LabelID]
+				return c.Labels[docker.LabelID], true
 			}
 		}
 	}
-	t.Fatal(errors.New("no running container appeared"))
-	return ""
+	return "", false
 }

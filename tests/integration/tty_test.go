@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,22 @@ func openPty(t *testing.T) (master, slave *os.File) {
 	return os.NewFile(uintptr(m), "ptmx"), os.NewFile(uintptr(s), "pts")
 }
 
+// startOnPty starts `acbox run --tty -- sh -c script` in mode m with the
+// pty's slave as its controlling terminal and standard streams (at most
+// 30s).
+func startOnPty(t *testing.T, m mode, slave *os.File, script string) *exec.Cmd {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	cmd := m.command(ctx, nil, "run", "--tty", "--", "sh", "-c", script)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, 0
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
 // TestPrivateTerminal runs acbox on a terminal: the member gets a private
 // pty of the sandbox's own devpts with the outer window size, TIOCSTI
 // cannot inject anything, the exit status passes through, and the outer
@@ -61,14 +78,7 @@ for req in (0x541C, 0x10000541C):
         print("tioclinux-" + errno.errorcode[e.errno])
 '
 exit 5`
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		cmd := m.command(ctx, nil, "run", "--tty", "--", "sh", "-c", script)
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-		cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, 0
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd := startOnPty(t, m, slave, script)
 		out := make(chan string, 1)
 		go func() { b, _ := io.ReadAll(master); out <- string(b) }()
 		werr := cmd.Wait()
@@ -150,14 +160,7 @@ func TestTerminalResizeAndRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 		script := `trap 'echo "resized to $(stty size)"' WINCH; echo "ready $(stty size)"; while :; do sleep 0.1; done`
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cmd := m.command(ctx, nil, "run", "--tty", "--", "sh", "-c", script)
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-		cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, 0
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd := startOnPty(t, m, slave, script)
 		out := readPty(master)
 		out.waitFor(t, "ready 24 80")
 		unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 40, Col: 120})

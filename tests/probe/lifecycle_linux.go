@@ -26,8 +26,11 @@ func life(id, expect, source string, o Outcome) Line {
 }
 
 // cli is `acbox run` of the probe member with the fixture's grants.
-func (r *Runner) cli(probeArgs ...string) *exec.Cmd {
-	args := append(r.runFlags(), "--write", r.Fixture.Write, "--read", r.Fixture.Read, "--cwd", r.Fixture.Write)
+func (r *Runner) cli(probeArgs ...string) *exec.Cmd { return r.cliWith(nil, probeArgs...) }
+
+// cliWith is cli with more `acbox run` flags.
+func (r *Runner) cliWith(runArgs []string, probeArgs ...string) *exec.Cmd {
+	args := append(append(r.runFlags(), runArgs...), "--write", r.Fixture.Write, "--read", r.Fixture.Read, "--cwd", r.Fixture.Write)
 	if !r.docker() { // the docker backend binds itself at MemberPath
 		args = append(args, "--mount", r.Exe+":"+MemberPath+":ro")
 	}

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"net"
-	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,22 +68,13 @@ func expectRefused(targets []string, want ...int) Outcome {
 		switch {
 		case err != nil:
 			outs = append(outs, errorf("%s: %v", t, err))
-		case !containsInt(want, code):
+		case !slices.Contains(want, code):
 			outs = append(outs, failf("%s: %d", t, code))
 		default:
 			outs = append(outs, passf("%s: %d", t, code))
 		}
 	}
 	return worst(outs...)
-}
-
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func proxyLoopbackForms(e *Env) Outcome {
@@ -150,21 +141,15 @@ func proxyDirect(e *Env) Outcome {
 // a user would (`acbox run --net proxy`), since the proxy is the CLI's:
 // the backend alone has none.
 func (r *Runner) ProxyMode() ([]Line, error) {
-	var ids []string
-	for _, id := range proxyIDs() {
-		ids = append(ids, "--only="+id)
-	}
-	args := append(r.runFlags(), "--net", "proxy", "--write", r.Fixture.Write, "--read", r.Fixture.Read, "--cwd", r.Fixture.Write)
-	if !r.docker() { // the docker backend binds itself at MemberPath
-		args = append(args, "--mount", r.Exe+":"+MemberPath+":ro")
-	}
 	env := r.Fixture.Env(nil)
 	if r.docker() {
 		env.Backend = Docker
 	}
-	args = append(append(append(args, "--", MemberPath, "probe"), env.Args()...), ids...)
-	c := exec.Command(r.Exe, args...)
-	c.Stderr = r.Stderr
+	args := env.Args()
+	for _, id := range proxyIDs() {
+		args = append(args, "--only="+id)
+	}
+	c := r.cliWith([]string{"--net", "proxy"}, args...)
 	out, err := c.StdoutPipe()
 	if err != nil {
 		return nil, err
