@@ -27,15 +27,26 @@ func RemoveCgroups(id string) []string {
 // removed. Sandboxes started from another cgroup are not seen.
 func SweepCgroups(live func(id string) bool) []string {
 	var out []string
+	for _, l := range sandboxLeaves() {
+		if !live(l.id) && rmdirRetry(l.dir, 0) == nil {
+			out = append(out, l.dir)
+		}
+	}
+	return out
+}
+
+// leaf is one sandbox cgroup: its directory and the sandbox id.
+type leaf struct{ dir, id string }
+
+// sandboxLeaves lists the sandbox cgroups (acbox-<id>) beside or below
+// this process's cgroups, live or not.
+func sandboxLeaves() []leaf {
+	var out []leaf
 	for _, p := range hostCgroups.parents() {
 		des, _ := os.ReadDir(p)
 		for _, de := range des {
-			id, ok := strings.CutPrefix(de.Name(), leafPrefix)
-			if !de.IsDir() || !ok || live(id) {
-				continue
-			}
-			if d := filepath.Join(p, de.Name()); rmdirRetry(d, 0) == nil {
-				out = append(out, d)
+			if id, ok := strings.CutPrefix(de.Name(), leafPrefix); ok && de.IsDir() {
+				out = append(out, leaf{filepath.Join(p, de.Name()), id})
 			}
 		}
 	}
@@ -69,17 +80,6 @@ func ProbeCgroup() (mode, why string) {
 	return c.mode, c.why
 }
 
-// CgroupLeaves counts the sandbox cgroups (acbox-<id>) beside or below
-// this process's cgroups, live or not: the soak test checks it does not grow.
-func CgroupLeaves() int {
-	n := 0
-	for _, p := range hostCgroups.parents() {
-		des, _ := os.ReadDir(p)
-		for _, de := range des {
-			if de.IsDir() && strings.HasPrefix(de.Name(), leafPrefix) {
-				n++
-			}
-		}
-	}
-	return n
-}
+// CgroupLeaves counts the sandbox cgroups, live or not: the soak test
+// checks it does not grow.
+func CgroupLeaves() int { return len(sandboxLeaves()) }
