@@ -180,7 +180,7 @@ func checkAllowKeys(b []byte) error {
 		}
 		if k, _ := t.(string); strings.EqualFold(k, "allow") {
 			if seen++; seen > 1 {
-				return errors.New("access.network.allow is given more than once (keys match without regard to case)")
+				return errors.New("access.network.allow is given more than once (keys match without regard to case): give one allow list")
 			}
 			if string(bytes.TrimSpace(v)) == "null" {
 				return errors.New(`access.network.allow is null: omit it for any public destination, or give [] for none`)
