@@ -22,7 +22,8 @@ import (
 //     default, needs no rule);
 //   - a syscall the native policy refuses under conditions (ioctl's
 //     TIOCSTI and TIOCLINUX, socket families, netlink protocols, MPTCP,
-//     socketcall, personality) keeps only the part of docker's allow rules
+//     socketcall, personality, set-id mode bits, 20- and 24-byte xattr
+//     values) keeps only the part of docker's allow rules
 //     that no native rule refuses, computed as disjoint cubes, and the
 //     refused part gets the native errno where that is not EPERM.
 //

@@ -131,7 +131,7 @@ func (ps probeSet) run(into, skipped map[string]string) {
 		if res := call(); res != "" {
 			into[name] = res
 		} else {
-			skipped[name] = "skipped: probe binary missing (gcc -static for that width unavailable)"
+			skipped[name] = "skipped: probe binary missing or not executable here (gcc -static for that width unavailable, or the kernel runs no 32-bit binaries)"
 		}
 	}
 }
@@ -197,6 +197,9 @@ func goProbes() probeSet {
 			return res
 		},
 	}
+	for name, call := range setidProbes() {
+		ps[name] = call
+	}
 	for _, bits := range []string{"32", "64"} {
 		path := os.Getenv("ACBOX_SECCOMP_PROBE" + bits)
 		for _, name := range []string{"unshare", "int80-unshare", "int80-mount", "int80-socket-packet",
@@ -205,6 +208,9 @@ func goProbes() probeSet {
 				continue
 			}
 			ps["probe"+bits+"/"+name] = execProbe(path, name)
+		}
+		for _, c := range setidCases32 {
+			ps["probe"+bits+"/"+c.name] = execProbe(path, c.name)
 		}
 	}
 	return ps

@@ -66,10 +66,20 @@
 //     IPPROTO_MPTCP (EPROTONOSUPPORT) with Options.BlockMPTCP; on x86,
 //     socketcall's SYS_SOCKET and SYS_SOCKETPAIR (EAFNOSUPPORT).
 //
-// Left allowed on purpose: settimeofday, clock_settime, adjtimex and
-// clock_adjtime (setting needs CAP_SYS_TIME in the initial namespace;
-// reading with adjtimex is normal), sethostname (the UTS namespace is the
-// sandbox's own), vm86 and nfsservctl (a 64-bit kernel has neither).
+//   - Set-id files (systemd's RestrictSUIDSGID is the model): chmod, fchmod,
+//     fchmodat, fchmodat2, creat, mkdir, mkdirat, mknod, mknodat with
+//     S_ISUID or S_ISGID in the mode, and open and openat when O_CREAT or
+//     O_TMPFILE is set and the mode has either bit (EPERM); openat2, whose
+//     mode is in memory (ENOSYS, so callers fall back to openat).
+//   - File capabilities: setxattr, lsetxattr and fsetxattr with a value of
+//     20 or 24 bytes, the only sizes security.capability accepts (seccomp
+//     cannot read the name); setxattrat, whose size is in memory (EPERM).
+//   - The clock: settimeofday, clock_settime, clock_adjtime, adjtimex, and on
+//     x86 stime, clock_settime64 and clock_adjtime64 (EPERM). adjtimex and
+//     clock_adjtime also read, but whether they set is in memory.
+//
+// Left allowed on purpose: sethostname (the UTS namespace is the sandbox's
+// own), vm86 and nfsservctl (a 64-bit kernel has neither).
 //
 // # Errnos
 //
@@ -94,6 +104,13 @@
 //     reads 32 bits (socket family and protocol, personality): junk in the
 //     high half is refused where the kernel would have accepted the call.
 //     Callers through glibc and Go never pass junk.
+//   - libseccomp 2.5.4 does not know setxattrat (6.13). Package compile
+//     refuses it by number (463 on both architectures) in a short prologue
+//     in front of libseccomp's program; see [Numbers].
+//   - An extended attribute value of exactly 20 or 24 bytes cannot be
+//     written, whatever its name; programs that read the NTP state with
+//     adjtimex (ntp_gettime, ntptime) get EPERM; and programs that use only
+//     openat2 without a fallback fail with ENOSYS.
 //   - gdb, strace and other ptrace tools do not work inside; programs that
 //     insist on io_uring or userfaultfd must fall back.
 //   - Only Options{BlockMPTCP: true} is embedded; Build refuses other

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,11 +37,13 @@ func TestMain(m *testing.M) {
 // kernelCases: what the filtered thread must get, and whether the unfiltered
 // thread is sure to get something else on any host (so that the result is
 // the filter's and not the kernel's).
-var kernelCases = []struct {
+type kernelCase struct {
 	probe   string
 	want    string
 	differs bool
-}{
+}
+
+var kernelCases = []kernelCase{
 	{"go/unshare-newuser", "EPERM", true}, // unfiltered: EINVAL, the process has threads
 	{"go/setns", "EPERM", true},
 	{"go/clone-newuser", "EPERM", true}, // unfiltered: EINVAL for NEWUSER|FS
@@ -99,11 +102,17 @@ func TestKernel(t *testing.T) {
 }
 
 func checkReport(t *testing.T, rep childReport) {
-	for _, c := range kernelCases {
+	for _, c := range append(slices.Clone(kernelCases), kernelSetidCases()...) {
 		t.Run(c.probe, func(t *testing.T) {
 			got, ok := rep.Filtered[c.probe]
 			if !ok {
 				t.Skip(rep.Skipped[c.probe])
+			}
+			if got == "killed: SIGSEGV" && rep.Control[c.probe] == got {
+				// Seen on a PVM guest: the kernel serves neither 32-bit
+				// binaries (ENOEXEC) nor int 0x80 from 64-bit code (#GP);
+				// the filter never answers with SIGSEGV.
+				t.Skip("this kernel does not serve int 0x80 to 64-bit processes (SIGSEGV without the filter too)")
 			}
 			if got != c.want {
 				t.Errorf("filtered thread: %s, want %s", got, c.want)
@@ -162,6 +171,13 @@ func probeDir(t *testing.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Sticky and world-writable, like /tmp: the set-id probes' files.
+	if err := os.Mkdir(filepath.Join(dir, setidDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, setidDir), 0o1777); err != nil {
 		t.Fatal(err)
 	}
 	self, err := os.Executable()

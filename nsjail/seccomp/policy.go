@@ -96,6 +96,8 @@ func policy(o Options) []Rule {
 	rs = append(rs, personalityRules()...)
 	rs = append(rs, ioctlRules()...)
 	rs = append(rs, socketRules(o)...)
+	rs = append(rs, setidRules()...)
+	rs = append(rs, clockRules()...)
 	return rs
 }
 

@@ -32,6 +32,12 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"quotactl": {179, 131}, "quotactl_fd": {443, 443}, "syslog": {103, 103}, "lookup_dcookie": {212, 253},
 	"iopl": {172, 110}, "ioperm": {173, 101}, "personality": {135, 136}, "ioctl": {16, 54},
 	"socket": {41, 359}, "socketpair": {53, 360}, "socketcall": {-1, 102},
+	"chmod": {90, 15}, "fchmod": {91, 94}, "fchmodat": {268, 306}, "fchmodat2": {452, 452}, "creat": {85, 8},
+	"mkdir": {83, 39}, "mkdirat": {258, 296}, "mknod": {133, 14}, "mknodat": {259, 297}, "open": {2, 5},
+	"openat2": {437, 437}, "setxattr": {188, 226}, "lsetxattr": {189, 227}, "fsetxattr": {190, 228},
+	"setxattrat": {463, 463}, "settimeofday": {164, 79}, "clock_settime": {227, 264}, "clock_adjtime": {305, 343},
+	"adjtimex": {159, 124}, "stime": {-1, 25}, "clock_settime64": {-1, 404}, "clock_adjtime64": {-1, 405},
+	"clock_gettime": {228, 265}, "gettimeofday": {96, 78}, "getxattr": {191, 229},
 }
 
 var testArches = []struct {
@@ -72,7 +78,11 @@ func eval(t *testing.T, prog []insn, arch string, name string, args ...uint64) s
 		if a.name != arch {
 			continue
 		}
-		nr := sysnum[name][a.idx]
+		nums, ok := sysnum[name]
+		if !ok {
+			t.Fatalf("%s: add its numbers to sysnum", name)
+		}
+		nr := nums[a.idx]
 		if nr < 0 {
 			t.Fatalf("%s does not exist on %s", name, arch)
 		}

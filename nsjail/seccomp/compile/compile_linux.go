@@ -55,12 +55,25 @@ func Compile(rules []seccomp.Rule) ([]byte, error) {
 	if err := f.SetBadArchAction(libseccomp.ActKillProcess); err != nil {
 		return nil, fmt.Errorf("seccomp: bad-arch action: %w", err)
 	}
+	var pro []numbered
 	for _, r := range rules {
-		if err := addRule(f, r); err != nil {
+		nr, ok, err := byNumber(r)
+		if ok {
+			pro = append(pro, numbered{nr, r.Errno})
+			continue
+		}
+		if err == nil {
+			err = addRule(f, r)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("seccomp: rule %s: %w", r, err)
 		}
 	}
-	return export(f)
+	bpf, err := export(f)
+	if err != nil {
+		return nil, err
+	}
+	return append(prologue(pro), bpf...), nil
 }
 
 func addRule(f *libseccomp.ScmpFilter, r seccomp.Rule) error {

@@ -8,7 +8,10 @@
 // that only knows x86_64 numbers.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,7 +23,17 @@
 #define I386_MOUNT 21
 #define I386_UNSHARE 310
 #define I386_SOCKET 359
+#define I386_CHMOD 15
+#define I386_OPEN 5
+#define I386_MKNOD 14
+#define I386_SETTIMEOFDAY 79
+#define I386_SETXATTR 226
+#define I386_CLOCK_SETTIME64 404
+#define I386_OPENAT2 437
+#define I386_FCHMODAT2 452
+#define I386_SETXATTRAT 463
 #define MS_NOUSER_FLAG (1u << 31)
+#define BAD_ADDRESS 8 // never mapped: the kernel says EFAULT
 #define AF_PACKET_FAMILY 17
 
 static long int80(long nr, long a, long b, long c, long d, long e) {
@@ -54,12 +67,63 @@ static void raw(const char *name, long ret) {
 	report(name, ret < 0 && ret > -4096 ? -1 : 0, (int)-ret);
 }
 
+// fresh makes a new empty file in w/ (the test's world-writable
+// directory) and returns its name, in static memory: below 4 GiB in this
+// -no-pie binary, so int 0x80 can pass it. With gone, the file is removed
+// again, for calls that create the name.
+static char name[32];
+static char *fresh(int gone) {
+	strcpy(name, "w/p-XXXXXX");
+	int fd = mkstemp(name);
+	if (fd >= 0) {
+		close(fd);
+	}
+	if (gone) {
+		unlink(name);
+	}
+	return name;
+}
+
+// setid runs the set-id, capability and clock calls; 1 if p was one.
+static int setid(const char *p) {
+	static const char caps[] = "security.capability";
+	static char zeros[24];  // not a valid capability header
+	static unsigned long long how[3]; // struct open_how: O_RDONLY, mode 0, resolve 0
+	if (strcmp(p, "chmod-setuid") == 0) {
+		long r = chmod(fresh(0), 04755);
+		report(p, r, errno);
+	} else if (strcmp(p, "int80-chmod-setuid") == 0) {
+		raw(p, int80(I386_CHMOD, (long)fresh(0), 04755, 0, 0, 0));
+	} else if (strcmp(p, "int80-open-creat-setgid") == 0) {
+		raw(p, int80(I386_OPEN, (long)fresh(1), O_CREAT | O_WRONLY, 02755, 0, 0));
+	} else if (strcmp(p, "int80-mknod-setuid") == 0) {
+		raw(p, int80(I386_MKNOD, (long)fresh(1), S_IFREG | 04755, 0, 0, 0));
+	} else if (strcmp(p, "int80-fchmodat2-setgid") == 0) {
+		raw(p, int80(I386_FCHMODAT2, AT_FDCWD, (long)fresh(0), 02755, 0, 0));
+	} else if (strcmp(p, "int80-setxattr-caps") == 0) {
+		raw(p, int80(I386_SETXATTR, (long)fresh(0), (long)caps, (long)zeros, 20, 0));
+	} else if (strcmp(p, "int80-setxattrat") == 0) {
+		raw(p, int80(I386_SETXATTRAT, AT_FDCWD, (long)fresh(0), 0, (long)caps, BAD_ADDRESS));
+	} else if (strcmp(p, "int80-openat2") == 0) {
+		raw(p, int80(I386_OPENAT2, AT_FDCWD, (long)"w", (long)how, sizeof how, 0));
+	} else if (strcmp(p, "int80-settimeofday") == 0) {
+		raw(p, int80(I386_SETTIMEOFDAY, BAD_ADDRESS, 0, 0, 0, 0));
+	} else if (strcmp(p, "int80-clock-settime64") == 0) {
+		raw(p, int80(I386_CLOCK_SETTIME64, 0 /* CLOCK_REALTIME */, BAD_ADDRESS, 0, 0, 0));
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 int main(int argc, char **argv) {
 	static const char root[] = "/";
 	for (int i = 1; i < argc; i++) {
 		const char *p = argv[i];
 		long r;
-		if (strcmp(p, "unshare") == 0) {
+		if (setid(p)) {
+			continue;
+		} else if (strcmp(p, "unshare") == 0) {
 			r = unshare(CLONE_NEWUSER);
 			report(p, r, errno);
 		} else if (strcmp(p, "socket-unix") == 0) {
