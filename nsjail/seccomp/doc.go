@@ -46,43 +46,33 @@
 //
 //   - New namespaces: unshare, setns, clone with any CLONE_NEW* flag (EPERM);
 //     clone3 (ENOSYS, see below).
-//
 //   - The mount table: mount, umount2, umount, pivot_root, chroot and the new
 //     mount API (fsopen, fsconfig, fsmount, fspick, open_tree, move_mount,
 //     mount_setattr).
-//
 //   - Unprivileged kernel surface: keyctl, add_key, request_key, bpf,
 //     perf_event_open, userfaultfd, io_uring_*, uselib.
-//
 //   - Other processes: ptrace, process_vm_readv/writev, pidfd_getfd,
 //     process_madvise, kcmp; file handles: open_by_handle_at,
 //     name_to_handle_at.
-//
 //   - The host: kexec_*, module loading, swapon/off, reboot, acct, quotactl,
 //     syslog, lookup_dcookie, iopl, ioperm. Most need capabilities of the
 //     initial user namespace, which a member never has, and the rules keep a
 //     mistake elsewhere from becoming a host change; syslog and quota queries
 //     need none (kernel.dmesg_restrict=0), and the kernel log is the host's.
-//
 //   - personality other than PER_LINUX, PER_LINUX32 and the query 0xffffffff.
-//
 //   - ioctl TIOCSTI and TIOCLINUX, request compared on its low 32 bits.
-//
 //   - socket and socketpair outside AF_UNIX, AF_INET, AF_INET6, AF_NETLINK
 //     (EAFNOSUPPORT); netlink other than NETLINK_ROUTE (EPROTONOSUPPORT);
 //     IPPROTO_MPTCP (EPROTONOSUPPORT) with Options.BlockMPTCP; on x86,
 //     socketcall's SYS_SOCKET and SYS_SOCKETPAIR (EAFNOSUPPORT).
-//
 //   - Set-id files (systemd's RestrictSUIDSGID is the model): chmod, fchmod,
 //     fchmodat, fchmodat2, creat, mkdir, mkdirat, mknod, mknodat with
 //     S_ISUID or S_ISGID in the mode, and open and openat when O_CREAT or
 //     O_TMPFILE is set and the mode has either bit (EPERM); openat2, whose
 //     mode is in memory (ENOSYS, so callers fall back to openat).
-//
 //   - File capabilities: setxattr, lsetxattr and fsetxattr with a value of
 //     20 or 24 bytes, the only sizes security.capability accepts (seccomp
 //     cannot read the name); setxattrat, whose size is in memory (EPERM).
-//
 //   - The clock: settimeofday, clock_settime, clock_adjtime, adjtimex, and on
 //     x86 stime, clock_settime64 and clock_adjtime64 (EPERM). adjtimex and
 //     clock_adjtime also read, but whether they set is in memory.
