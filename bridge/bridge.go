@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -20,11 +21,28 @@ func Listen() (net.Listener, error) {
 	return lc.Listen(context.Background(), "tcp4", Addr)
 }
 
+// FirstByteTimeout bounds the wait for a client's first byte. Only then is
+// the proxy dialed, so a connection that is opened and dropped, or opened
+// and left silent, never takes one of the proxy's connection slots.
+const FirstByteTimeout = 30 * time.Second
+
+// MaxRelays caps the bridge's open relays. Past it a client is answered 503
+// at once, so pid 1 never runs out of descriptors (its accept loop would
+// then stall) however many connections the member holds open. The proxy
+// behind the bridge has its own, lower cap (egress.Config.MaxConns).
+const MaxRelays = 1024
+
+// The limits Serve uses; tests shorten them.
+var firstByteTimeout, maxRelays = FirstByteTimeout, MaxRelays
+
 // Serve relays every connection accepted on ln to a fresh connection from
 // dial, both ways, until ln is closed (then it returns nil, leaving relays
-// already running to finish on their own). A failed dial closes that client
-// connection only.
+// already running to finish on their own). A client that closes before
+// sending anything, or sends nothing within FirstByteTimeout, is closed
+// without a dial. A failed dial answers that client 502, a client over
+// MaxRelays 503, and closes that client only.
 func Serve(ln net.Listener, dial func() (net.Conn, error)) error {
+	slots := make(chan struct{}, maxRelays)
 	for {
 		c, err := ln.Accept()
 		if errors.Is(err, net.ErrClosed) {
@@ -37,22 +55,66 @@ func Serve(ln net.Listener, dial func() (net.Conn, error)) error {
 			}
 			return err
 		}
-		go relay(c, dial)
+		select {
+		case slots <- struct{}{}:
+			go func() { defer func() { <-slots }(); relay(c, dial) }()
+		default:
+			go answer(c, http503, "acbox: too many open connections to the proxy ("+strconv.Itoa(maxRelays)+"); close some and retry")
+		}
 	}
 }
 
 func relay(c net.Conn, dial func() (net.Conn, error)) {
 	defer c.Close()
+	first, ok := firstBytes(c)
+	if !ok {
+		return
+	}
 	up, err := dial()
 	if err != nil {
+		answer(c, http502, "acbox: the egress proxy cannot be reached")
 		return
 	}
 	defer up.Close()
+	if _, err := up.Write(first); err != nil {
+		return
+	}
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); copyHalf(up, c) }()
 	go func() { defer wg.Done(); copyHalf(c, up) }()
 	wg.Wait()
+}
+
+// firstBytes waits up to FirstByteTimeout for the client's first bytes;
+// false when it closed or stayed silent.
+func firstBytes(c net.Conn) ([]byte, bool) {
+	buf := make([]byte, 4096)
+	c.SetReadDeadline(time.Now().Add(firstByteTimeout))
+	n, _ := c.Read(buf)
+	c.SetReadDeadline(time.Time{})
+	return buf[:n], n > 0
+}
+
+const (
+	http502 = "502 Bad Gateway"
+	http503 = "503 Service Unavailable"
+)
+
+// answer tells an HTTP client why the bridge cannot relay it, then closes
+// the connection without a reset: the request bytes are drained briefly
+// first, so the client reads the answer.
+func answer(c net.Conn, status, msg string) {
+	defer c.Close()
+	body := msg + "\n"
+	c.SetWriteDeadline(time.Now().Add(time.Second))
+	io.WriteString(c, "HTTP/1.1 "+status+"\r\nContent-Type: text/plain; charset=utf-8\r\n"+
+		"Content-Length: "+strconv.Itoa(len(body))+"\r\nConnection: close\r\n\r\n"+body)
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	}
+	c.SetReadDeadline(time.Now().Add(250 * time.Millisecond))
+	io.CopyN(io.Discard, c, 64<<10)
 }
 
 // copyHalf copies src to dst and passes the end of stream on with

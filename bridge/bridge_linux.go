@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -35,12 +36,18 @@ func LoopbackUp() error {
 	return nil
 }
 
-// DialFD returns a dialer for the Unix socket whose file fd refers to (an
-// O_PATH descriptor passed by the parent). Connecting through
-// /proc/self/fd/N reaches a socket outside this mount namespace's root.
-func DialFD(fd int) func() (net.Conn, error) {
-	path := "/proc/self/fd/" + strconv.Itoa(fd)
+// DialFile returns a dialer for the Unix socket that f refers to (an O_PATH
+// descriptor passed by the parent). Connecting through /proc/self/fd/N
+// reaches a socket outside this mount namespace's root. The dialer keeps f
+// reachable for as long as it lives: an *os.File dropped after taking its
+// number is closed by its finalizer at the next collection, and the number
+// is then reused by something else (a burst of connections made that
+// happen and left the bridge refusing every later connection).
+func DialFile(f *os.File) func() (net.Conn, error) {
+	path := "/proc/self/fd/" + strconv.Itoa(int(f.Fd()))
 	return func() (net.Conn, error) {
-		return net.Dial("unix", path)
+		c, err := net.Dial("unix", path)
+		runtime.KeepAlive(f)
+		return c, err
 	}
 }

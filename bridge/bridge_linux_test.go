@@ -12,16 +12,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func TestDialFD(t *testing.T) {
+func TestDialFile(t *testing.T) {
 	path := upstream(t)
 	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unix.Close(fd)
-	c, err := DialFD(fd)()
+	f := os.NewFile(uintptr(fd), "proxy")
+	defer f.Close()
+	c, err := DialFile(f)()
 	if err != nil {
-		t.Fatalf("DialFD(%d): %v", fd, err)
+		t.Fatalf("DialFile(%d): %v", fd, err)
 	}
 	defer c.Close()
 	c.Write([]byte("via fd"))

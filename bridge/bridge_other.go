@@ -11,7 +11,7 @@ import (
 // LoopbackUp is Linux only.
 func LoopbackUp() error { return os.NewSyscallError("ioctl SIOCSIFFLAGS", syscall.ENOSYS) }
 
-// DialFD is Linux only.
-func DialFD(fd int) func() (net.Conn, error) {
+// DialFile is Linux only.
+func DialFile(f *os.File) func() (net.Conn, error) {
 	return func() (net.Conn, error) { return nil, os.NewSyscallError("connect", syscall.ENOSYS) }
 }

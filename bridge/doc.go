@@ -6,14 +6,14 @@
 // relays every accepted connection, byte for byte, to the proxy's Unix socket
 // ([Serve]). That socket is outside the sandbox's new root, so the helper
 // reaches it through an O_PATH descriptor of the socket file that the parent
-// passed down ([DialFD]).
+// passed down ([DialFile]).
 //
 // # Example
 //
 //	if err := bridge.LoopbackUp(); err != nil { ... }
 //	ln, err := bridge.Listen()
 //	if err != nil { ... }
-//	go bridge.Serve(ln, bridge.DialFD(3))
+//	go bridge.Serve(ln, bridge.DialFile(os.NewFile(3, "proxy")))
 //
 // # Limits
 //
@@ -25,6 +25,6 @@
 //
 // # Platform notes
 //
-// Linux only. On other systems LoopbackUp and DialFD fail with ENOSYS; Listen
+// Linux only. On other systems LoopbackUp and DialFile fail with ENOSYS; Listen
 // and Serve work anywhere, which keeps tests of Serve portable.
 package bridge

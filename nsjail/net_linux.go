@@ -30,7 +30,7 @@ func (s *sandbox) setupNetwork() error {
 		return &stepError{step: "bridge listen on " + bridge.Addr, err: err}
 	}
 	proxy := os.NewFile(uintptr(s.cfg.ProxyFD), "proxy")
-	go bridge.Serve(ln, bridge.DialFD(int(proxy.Fd())))
+	go bridge.Serve(ln, bridge.DialFile(proxy))
 	s.rep.Controls = append(s.rep.Controls, coordinator.Control{Name: "egress_proxy", Requested: true, Enforced: true})
 	return nil
 }
