@@ -2,7 +2,7 @@ package probe
 
 func catalogue() []Probe {
 	var out []Probe
-	for _, group := range [][]Probe{fsProbes(), procProbes(), kernelProbes(), terminalProbes(),
+	for _, group := range [][]Probe{fsProbes(), procProbes(), kernelProbes(), setidProbes(), terminalProbes(),
 		networkProbes(), hostNetProbes(), proxyProbes(), infoProbes(), resourceProbes()} {
 		out = append(out, group...)
 	}
