@@ -17,7 +17,13 @@ const (
 	// ExitCannotSandbox: the host could not provide a requested control;
 	// nothing was run.
 	ExitCannotSandbox = 126
+	// ExitGitUnrestored: the member ran, and left a protected repository
+	// that acbox could not restore (cmd/acbox/gitredirect.go).
+	ExitGitUnrestored = 124
 )
+
+// ErrGitUnrestored marks a repository left redirected after the run.
+var ErrGitUnrestored = errors.New("git repository not restored")
 
 // ErrRefused marks errors that refuse a request by policy.
 var ErrRefused = errors.New("refused by policy")
@@ -62,6 +68,8 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, ErrRefused):
 		return ExitRefused
+	case errors.Is(err, ErrGitUnrestored):
+		return ExitGitUnrestored
 	default:
 		return ExitCannotSandbox
 	}

@@ -68,6 +68,7 @@ type carveWant struct {
 	why      string
 	key      string // a built-in name, "" for --protect
 	required bool   // missing refuses the launch
+	pin      bool   // a pin rather than read-only; skipped unless a real directory
 }
 
 // resolveProtected finds every carve-out for the plan's write grants.
@@ -191,6 +192,9 @@ func checkCarve(w carveWant, p *Plan) ([]Carveout, error) {
 		}
 		last := i == len(rest)-1
 		mode := fi.Mode()
+		if last && w.pin && !mode.IsDir() {
+			return out, nil // nothing to pin: the parents' pins stand
+		}
 		switch {
 		case mode&os.ModeSymlink != 0:
 			return nil, refuse(cur, "is a symlink on the way to "+w.why+": a member could replace the link, so it cannot be protected",
@@ -201,7 +205,9 @@ func checkCarve(w carveWant, p *Plan) ([]Carveout, error) {
 			return nil, refuse(cur, "is neither a directory nor a regular file and cannot be protected", dropHint(w))
 		}
 		c := Carveout{Path: cur, Grant: home.Path, Mode: CarvePin, Kind: "dir", Why: "parent of " + w.why}
-		if last {
+		if last && w.pin {
+			c.Why = w.why
+		} else if last {
 			c.Mode, c.Why = CarveReadOnly, w.why
 			if !mode.IsDir() {
 				c.Kind = "file"

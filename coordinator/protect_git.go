@@ -43,17 +43,36 @@ func gitWants(root string, grants []Grant, drop map[string]bool) ([]carveWant, e
 		}
 		return nil, refuse(dot, "is a symlink: a member could replace it with a git directory of its own, whose hooks git would run outside the sandbox",
 			"make it a `gitdir:` file or move the git directory here, or pass --unprotect .git/hooks --unprotect .git/config --unprotect .git")
+	case fi.IsDir() && drop[ProtectHooks] && drop[ProtectConfig]:
+		return gitDirWants(dot), nil // nothing of it protected: nothing to keep valid
 	case fi.IsDir():
-		return gitDirWants(dot), nil
+		return append(gitDirWants(dot), validityPins(dot)...), nil
 	case !fi.Mode().IsRegular():
 		return nil, nil
 	}
-	out := []carveWant{{path: dot, why: ".git (gitdir: file)", key: ProtectGitLink, required: true}}
+	out := []carveWant{{path: dot, why: whyGitFile, key: ProtectGitLink, required: true}}
 	gd, ok := readGitPointer(dot, "gitdir: ")
 	if !ok || !inWriteGrant(gd, grants) {
 		return out, nil
 	}
 	return append(out, linkedGitDirWants(gd, grants)...), nil
+}
+
+// validityPins keep a repository's own git directory valid: git takes a
+// directory for a git directory only while it holds HEAD, objects and
+// refs, and when .git stops being one, git falls back to the work tree
+// itself or a directory above it, which the member can fill with a config
+// of its own. objects and refs are pinned (they cannot be renamed or
+// removed); HEAD must stay replaceable (git renames HEAD.lock over it), so
+// the launcher checks it after the run (package gitguard). A marker that
+// is missing or not a real directory at launch gets no pin: the check after
+// the run judges the repository as it finds it.
+func validityPins(gitDir string) []carveWant {
+	var out []carveWant
+	for _, name := range []string{"objects", "refs"} {
+		out = append(out, carveWant{path: filepath.Join(gitDir, name), why: "git " + name + " (keeps .git a git directory)", key: ProtectGitLink, pin: true})
+	}
+	return out
 }
 
 // gitDirWants: a full git directory (a repository's own, or a submodule's).
@@ -78,8 +97,9 @@ func gitDirWants(d string) []carveWant {
 // The reasons of the carve-outs that mark a git directory's own hooks and
 // config; ProtectedGitDirs finds the directories by them.
 const (
-	whyHooks  = "git hooks"
-	whyConfig = "git config"
+	whyHooks   = "git hooks"
+	whyConfig  = "git config"
+	whyGitFile = ".git (gitdir: file)"
 )
 
 func hooksAndConfig(d string) []carveWant {
@@ -104,6 +124,39 @@ func (p *Plan) ProtectedGitDirs() []string {
 		if d := filepath.Dir(c.Path); !seen[d] {
 			seen[d] = true
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ProtectedRepo is a repository whose git directory the plan protects:
+// its work tree root, the write grant holding it, and whether Root/.git is
+// the git directory itself (false: a `gitdir:` file).
+type ProtectedRepo struct {
+	Root, Grant string
+	OwnGitDir   bool
+}
+
+// ProtectedRepos lists the repositories the plan protects, from their
+// carve-outs: a repository's own hooks or config at ROOT/.git/..., or its
+// read-only `.git` file. The launcher checks each after the run for what
+// would change what git discovers there (package gitguard).
+func (p *Plan) ProtectedRepos() []ProtectedRepo {
+	var out []ProtectedRepo
+	seen := map[string]bool{}
+	add := func(root, grant string, own bool) {
+		if !seen[root] {
+			seen[root] = true
+			out = append(out, ProtectedRepo{Root: root, Grant: grant, OwnGitDir: own})
+		}
+	}
+	for _, c := range p.Protected {
+		switch {
+		case c.Mode != CarveReadOnly:
+		case (c.Why == whyHooks || c.Why == whyConfig) && filepath.Base(filepath.Dir(c.Path)) == ".git":
+			add(filepath.Dir(filepath.Dir(c.Path)), c.Grant, true)
+		case c.Why == whyGitFile:
+			add(filepath.Dir(c.Path), c.Grant, false)
 		}
 	}
 	return out

@@ -1,132 +1,68 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/gitguard"
 )
 
-// A git directory's hooks and config can be kept read-only by a mount, but
-// a `commondir` file the member creates beside them sends git to another
-// directory for both, one the member filled. The file does not exist at
-// launch, so there is nothing to bind over; instead the launcher notes
-// which protected git directories have none, and after the run moves any
-// that appeared aside (commondir.acbox-quarantine-ID), says so on the
-// member's standard error, and lists it in the report. Until the run ends
-// a git command run outside in that repository follows the redirect; the
-// ceiling is in docs/security.md.
+// A repository's hooks and config are kept read-only by mounts, but the
+// member can still change which git directory the user's git finds after
+// the run (an invalid HEAD, a new `.git` or bare layout in the work tree,
+// a submodule or worktree git directory, a commondir), and that one's
+// config runs commands. No mount can stop those (the files do not exist
+// at launch), so the launcher records the protected repositories before
+// the run and, once every process of the sandbox has ended, undoes what
+// changed: package gitguard. Each finding is named on the member's
+// standard error and listed in the report's exit_scan.git_redirects; one
+// that cannot be undone makes the run exit 124. Until the run ends, git
+// used outside in such a repository follows the member's changes (a
+// ceiling in docs/security.md).
 
-// gitWatch is the protected git directories without a commondir at launch.
-type gitWatch struct {
-	id   string
-	dirs []string
-}
+// gitWatch is the protected repositories as they were at launch.
+type gitWatch struct{ g *gitguard.Guard }
 
-func watchGitRedirects(p *coordinator.Plan, id string) *gitWatch {
-	w := &gitWatch{id: id}
-	for _, d := range p.ProtectedGitDirs() {
-		if !exists(d, "commondir") {
-			w.dirs = append(w.dirs, d)
-		}
+// watchGitRedirects records the plan's protected repositories. A work
+// tree too large to check is refused before anything runs.
+func watchGitRedirects(p *coordinator.Plan) (*gitWatch, error) {
+	var repos []gitguard.Repo
+	for _, r := range p.ProtectedRepos() {
+		repos = append(repos, gitguard.Repo{Root: r.Root, Grant: r.Grant, OwnGitDir: r.OwnGitDir})
 	}
-	return w
+	if len(repos) == 0 && len(p.ProtectedGitDirs()) == 0 {
+		return &gitWatch{}, nil
+	}
+	g, err := gitguard.Watch(repos, p.ProtectedGitDirs())
+	if errors.Is(err, gitguard.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %v; acbox checks every directory of a protected repository's work tree after the run for a new .git, and will not leave some unchecked; grant a narrower directory, or pass --unprotect .git/hooks --unprotect .git/config --unprotect .git", coordinator.ErrRefused, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: recording the protected repositories: %v", coordinator.ErrCannotSandbox, err)
+	}
+	return &gitWatch{g: g}, nil
 }
 
-// quarantine moves aside each commondir that appeared, and returns where
-// each one was. One it cannot move aside is an error: the launch fails
-// rather than leave git redirected.
+// quarantine undoes what the member changed, says so on errw, and returns
+// the paths found. Anything it cannot undo is an error (exit 124) naming
+// what to inspect.
 func (w *gitWatch) quarantine(errw io.Writer) ([]string, error) {
-	var out []string
+	if w.g == nil {
+		return nil, nil
+	}
+	res := w.g.Check()
 	var failed []string
-	for _, d := range w.dirs {
-		if !exists(d, "commondir") {
-			continue
+	for _, f := range res.Findings {
+		fmt.Fprintln(errw, "acbox:", f)
+		if f.Err != nil {
+			failed = append(failed, f.Path)
 		}
-		where := filepath.Join(d, "commondir")
-		out = append(out, where)
-		aside, err := moveAside(d)
-		if err != nil {
-			fmt.Fprintf(errw, "acbox: %s appeared during the run and could not be moved aside (%v): git run in this repository would take hooks and config from where it points; remove it before using git here\n", where, err)
-			failed = append(failed, where)
-			continue
-		}
-		fmt.Fprintf(errw, "acbox: %s appeared during the run (git would take hooks and config from where it points); moved to %s\n", where, aside)
 	}
 	if len(failed) > 0 {
-		return out, fmt.Errorf("%w: the member left git redirects that could not be moved aside: %s; remove them before using git there", coordinator.ErrCannotSandbox, strings.Join(failed, " "))
+		return res.Paths(), fmt.Errorf("%w: the member left git redirects that acbox could not undo: %s; inspect them before running git in those repositories", coordinator.ErrGitUnrestored, strings.Join(failed, " "))
 	}
-	return out, nil
-}
-
-// openDir opens dir without following any symlink on the way.
-func openDir(dir string) (int, error) {
-	return unix.Openat2(unix.AT_FDCWD, dir, &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
-}
-
-// exists reports whether dir/name exists. A directory the member made
-// unsearchable gets its owner's permissions back first: git outside would
-// follow a redirect in it as soon as someone restored them.
-func exists(dir, name string) bool {
-	fd, err := openDir(dir)
-	if err != nil {
-		return false
-	}
-	defer unix.Close(fd)
-	var st unix.Stat_t
-	err = unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
-	if err == unix.EACCES {
-		restoreOwner(fd)
-		err = unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
-	}
-	return err == nil
-}
-
-// moveAside renames dir/commondir to a name the member cannot have
-// guessed (it knew the sandbox id), giving the directory back its owner's
-// write permission if the member took it away.
-func moveAside(dir string) (string, error) {
-	fd, err := openDir(dir)
-	if err != nil {
-		return "", err
-	}
-	defer unix.Close(fd)
-	var lastErr error
-	for try := 0; try < 4; try++ {
-		aside := "commondir.acbox-quarantine-" + randomSuffix()
-		err := unix.Renameat2(fd, "commondir", fd, aside, unix.RENAME_NOREPLACE)
-		if err == nil {
-			return aside, nil
-		}
-		lastErr = err
-		if err == unix.EACCES {
-			restoreOwner(fd)
-		}
-	}
-	return "", lastErr
-}
-
-// restoreOwner gives the directory behind fd (opened O_PATH without
-// following links) its owner's read, write and search permission, when
-// this process owns it. chmod through /proc/self/fd reaches exactly that
-// inode.
-func restoreOwner(fd int) {
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) == nil && int(st.Uid) == os.Getuid() {
-		unix.Chmod(fmt.Sprintf("/proc/self/fd/%d", fd), st.Mode&0o7777|0o700)
-	}
-}
-
-func randomSuffix() string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return hex.EncodeToString(b)
+	return res.Paths(), nil
 }

@@ -95,7 +95,10 @@ func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.E
 		return nil, err
 	}
 	defer proxy.stop()
-	watch := watchGitRedirects(plan, id)
+	watch, err := watchGitRedirects(plan)
+	if err != nil {
+		return nil, err
+	}
 	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(), RunDir: dir,
 		OnReady: func(st coordinator.Started) {
 			recordHelper(st.ID, st.Pid)

@@ -266,7 +266,7 @@ func TestExitScanReport(t *testing.T) {
 		os.Lchown(filepath.Join(repo, "old-link"), m.uid, m.gid)
 		report := filepath.Join(repo, ".git", "acbox-report.json")
 		r := run(t, m, "run", "-w", repo, "--cwd", repo, "--report", report, "--", "sh", "-c",
-			`mkfifo fifo && ln -s /etc/passwd passwd && ln -s build.sh inside-link && cp build.sh suid && chmod 4755 suid && mkdir d && cp build.sh d/sgid && chmod 2755 d/sgid`)
+			`mkfifo fifo && ln -s /etc/passwd passwd && ln -s build.sh inside-link && cp build.sh suid && mkdir d && cp build.sh d/sgid && { chmod 4755 suid; chmod 2755 d/sgid; true; } 2>/dev/null`)
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
@@ -296,7 +296,7 @@ func TestExitScanReport(t *testing.T) {
 				t.Errorf("%s: got %q, want %q", what, got, w)
 			}
 		}
-		want("new_setuid", s.NewSetuid, filepath.Join(repo, "d/sgid"), filepath.Join(repo, "suid"))
+		want("new_setuid", s.NewSetuid) // seccomp refuses the set-id modes (issue 11 part 3); none may appear
 		want("new_fifos", s.NewFifos, filepath.Join(repo, "fifo"))
 		want("outside_symlinks", s.OutsideSymlinks, filepath.Join(repo, "passwd")+" -> /etc/passwd")
 		want("new_devices", s.NewDevices)

@@ -1,0 +1,50 @@
+// Package gitguard keeps git discovery where it was across a sandbox run.
+//
+// A member with a write grant over a repository cannot write its hooks or
+// config (read-only carve-outs, coordinator/protect.go), but it can change
+// which git directory the user's git finds afterwards, and that directory's
+// config runs commands (core.fsmonitor, core.hooksPath, filters, pagers):
+//
+//   - make .git stop being a git directory (an invalid HEAD), so that git
+//     falls back to the work tree itself laid out as a bare repository, or
+//     to a directory above it;
+//   - create a `.git` file (`gitdir: ELSEWHERE`) or directory, or a bare
+//     layout (HEAD, objects, refs), in a directory of the work tree that
+//     the user may run git from;
+//   - add a submodule or worktree: a new git directory under .git/modules
+//     or .git/worktrees, and a `.git` that points at it (git status enters
+//     a submodule on its own once the index names it);
+//   - create .git/commondir, which sends git elsewhere for hooks and config.
+//
+// [Watch] records, before the run, what each protected repository looks
+// like to git discovery: the content of HEAD, the `.git` entries and bare
+// layouts in its work tree and in the directories between the write grant
+// and it, the entries under .git/modules and .git/worktrees, and whether
+// commondir exists. [Guard.Check], after the run, gives the owner's
+// permissions back where the member took them, restores an invalid HEAD
+// from the record, and moves everything new aside under an unguessable
+// name (NAME.acbox-quarantine-RANDOM). It never runs git, never follows a
+// symlink (every directory is opened relative to its parent with
+// O_NOFOLLOW, every entry is judged by lstat), and reads nothing the
+// member wrote except HEAD, which it only validates.
+//
+//	g, err := gitguard.Watch(repos) // before the member starts
+//	res := g.Check()                // after every process of the sandbox ended
+//	for _, m := range res.Moved { fmt.Fprintln(os.Stderr, m) }
+//	if res.Failed() { ... }         // the launcher exits 124
+//
+// # Limits
+//
+// The walk looks at every directory of each protected work tree, at most
+// [MaxDirs] directories and [MaxDepth] levels in all; a work tree larger
+// than that is refused by Watch rather than checked in part. A repository
+// the member creates inside a protected work tree has its `.git` moved
+// aside too (git status would enter it as a submodule); one it creates
+// elsewhere is its own. A repository that was already there, deeper than
+// the carve-outs reach, or a bare repository kept inside a work tree, is
+// not protected: its config stays writable.
+//
+// # Platforms
+//
+// Linux only (openat2, renameat2); elsewhere Watch returns ENOSYS.
+package gitguard

@@ -1,0 +1,202 @@
+package gitguard
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// Repo is a repository whose git discovery is kept: its work tree root,
+// the write grant holding it, and whether Root/.git is its git directory
+// (false: a `gitdir:` file, whose target git validates without falling
+// back).
+type Repo struct {
+	Root, Grant string
+	OwnGitDir   bool
+}
+
+// Bounds of the walk, across all repositories of one launch.
+const (
+	MaxDirs  = 100_000
+	MaxDepth = 200
+)
+
+// ErrTooLarge marks a work tree too large to check; Watch returns it
+// before anything runs.
+var ErrTooLarge = errors.New("work tree too large to check for git redirects")
+
+// Guard is what git discovery looked like before the run.
+type Guard struct {
+	repos   []repoState
+	commons []string         // git directories that had no commondir (ProtectedGitDirs)
+	hadCD   map[string]bool  // of those, the ones that had one
+	marks   map[string]entry // every `.git` entry in the walked trees, by path
+	bare    map[string]bool  // directories that held HEAD, objects and refs
+	roots   []string         // the work trees walked
+	single  []string         // directories looked at alone (between a grant and a repository)
+	asides  map[string]bool  // what Check moved aside: not walked, not judged again
+}
+
+// repoState is one repository's own git directory before the run.
+type repoState struct {
+	Repo
+	head    []byte          // HEAD to restore (nil: it was not valid)
+	meta    map[string]bool // entries under .git/modules and .git/worktrees, relative to .git
+	present map[string]bool // which of runStates existed
+}
+
+// runStates are entries of a git directory that must not appear during
+// the run: commondir sends git elsewhere for hooks and config; the others
+// hold a rebase, am or cherry-pick in progress, whose todo list can carry
+// `exec` lines that `git rebase --continue` would run.
+var runStates = []string{"commondir", "rebase-merge", "rebase-apply", "sequencer"}
+
+// Watch records the repositories' state before the run. gitDirs are the
+// other protected git directories (submodules', linked worktrees') that a
+// new commondir would redirect. It fails with ErrTooLarge when the work
+// trees hold more than MaxDirs directories or go deeper than MaxDepth.
+func Watch(repos []Repo, gitDirs []string) (*Guard, error) {
+	if !supported {
+		return nil, fmt.Errorf("git discovery cannot be checked on this platform: %w", syscall.ENOSYS)
+	}
+	g := &Guard{marks: map[string]entry{}, bare: map[string]bool{}, hadCD: map[string]bool{}, asides: map[string]bool{}}
+	g.plan(repos)
+	w := &walker{left: MaxDirs, visit: g.record}
+	if err := g.walkAll(w); err != nil {
+		return nil, err
+	}
+	for _, r := range repos {
+		st := repoState{Repo: r, meta: map[string]bool{}, present: map[string]bool{}}
+		if r.OwnGitDir {
+			if err := st.record(w); err != nil {
+				return nil, err
+			}
+		}
+		g.repos = append(g.repos, st)
+	}
+	for _, d := range gitDirs {
+		g.commons = append(g.commons, d)
+		g.hadCD[d] = exists(d, "commondir")
+	}
+	return g, nil
+}
+
+// plan picks the trees to walk: each repository's work tree unless it
+// lies in another one's, and the directories between its grant and it.
+func (g *Guard) plan(repos []Repo) {
+	var roots []string
+	for _, r := range repos {
+		roots = append(roots, r.Root)
+	}
+	sort.Strings(roots)
+	for _, r := range roots {
+		if len(g.roots) == 0 || !within(r, g.roots[len(g.roots)-1]) {
+			g.roots = append(g.roots, r)
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range repos {
+		for d := filepath.Dir(r.Root); within(d, r.Grant) && !seen[d]; d = filepath.Dir(d) {
+			seen[d] = true
+			if !g.inRoots(d) {
+				g.single = append(g.single, d)
+			}
+			if d == r.Grant {
+				break
+			}
+		}
+	}
+	sort.Strings(g.single)
+}
+
+func (g *Guard) inRoots(d string) bool {
+	for _, r := range g.roots {
+		if within(d, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Guard) walkAll(w *walker) error {
+	for _, r := range g.roots {
+		if err := w.tree(r); err != nil {
+			return err
+		}
+	}
+	for _, d := range g.single {
+		if err := w.one(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Finding is one thing the member left that changes what git discovers.
+type Finding struct {
+	Path  string // what was found
+	Why   string // what git would do with it
+	Aside string // where it was moved; "" when restored in place
+	Err   error  // it could not be undone
+}
+
+func (f Finding) String() string {
+	switch {
+	case f.Err != nil:
+		return fmt.Sprintf("%s: %s, and acbox could not undo it (%v): inspect %s and remove or restore it before running git in that repository", f.Path, f.Why, f.Err, f.Path)
+	case f.Aside != "":
+		return fmt.Sprintf("%s appeared during the run (%s); moved to %s", f.Path, f.Why, f.Aside)
+	}
+	return fmt.Sprintf("%s was changed during the run (%s); restored", f.Path, f.Why)
+}
+
+// Result is what Check found and did.
+type Result struct{ Findings []Finding }
+
+// Failed reports whether anything could not be undone.
+func (r *Result) Failed() bool {
+	for _, f := range r.Findings {
+		if f.Err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Paths lists the paths found, sorted.
+func (r *Result) Paths() []string {
+	out := []string{}
+	for _, f := range r.Findings {
+		out = append(out, f.Path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Check undoes, after the run, whatever changed what git discovers. Every
+// process of the sandbox must have ended.
+func (g *Guard) Check() *Result {
+	res := &Result{}
+	for i := range g.repos {
+		if g.repos[i].OwnGitDir {
+			g.repos[i].check(res, g)
+		}
+	}
+	for _, d := range g.commons {
+		if !g.hadCD[d] {
+			g.quarantine(res, d, "commondir", "git would take hooks and config from where it points")
+		}
+	}
+	w := &walker{left: MaxDirs, skip: g.asides, visit: func(path string, fd int) error { g.judge(res, path, fd); return nil }}
+	if err := g.walkAll(w); err != nil {
+		res.Findings = append(res.Findings, Finding{Path: strings.Join(g.roots, " "), Why: "the work tree could not be checked for new git directories", Err: err})
+	}
+	return res
+}
+
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+"/") || dir == "/"
+}

@@ -1,0 +1,155 @@
+package gitguard
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// dirent is one name in a directory listing.
+type dirent struct {
+	name string
+	dir  bool
+}
+
+// walker visits directories without following links, counting them
+// against a budget shared by the whole walk.
+type walker struct {
+	left  int
+	skip  map[string]bool // paths not to enter
+	visit func(path string, fd int) error
+}
+
+// tree visits root and every directory below it, except the insides of
+// `.git` directories.
+func (w *walker) tree(root string) error {
+	fd, err := openRoot(root)
+	if err != nil {
+		return nil // gone or unreachable: nothing of it for git to find
+	}
+	defer unix.Close(fd)
+	return w.dir(fd, root, 0)
+}
+
+// one visits dir alone.
+func (w *walker) one(dir string) error {
+	fd, err := openRoot(dir)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(fd)
+	return w.visit(dir, fd)
+}
+
+func (w *walker) dir(fd int, path string, depth int) error {
+	if w.left--; w.left < 0 {
+		return fmt.Errorf("%w: more than %d directories", ErrTooLarge, MaxDirs)
+	}
+	if depth > MaxDepth {
+		return fmt.Errorf("%w: %s is more than %d levels deep", ErrTooLarge, path, MaxDepth)
+	}
+	if err := w.visit(path, fd); err != nil {
+		return err
+	}
+	ents, err := dirNames(fd)
+	if err != nil {
+		return nil // unlistable (not ours): its names are unknown to the user's shell too
+	}
+	for _, e := range ents {
+		if !e.dir || e.name == ".git" || w.skip[filepath.Join(path, e.name)] {
+			continue
+		}
+		sub, err := openSub(fd, e.name)
+		if err != nil {
+			continue // moved aside by the visit, or not a directory any more
+		}
+		err = w.dir(sub, filepath.Join(path, e.name), depth+1)
+		unix.Close(sub)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// record notes, before the run, the `.git` entry and bare layout of one
+// directory.
+func (g *Guard) record(path string, fd int) error {
+	if e, ok, _ := lstatAt(fd, ".git"); ok {
+		g.marks[filepath.Join(path, ".git")] = e
+	}
+	if bareLayout(fd) {
+		g.bare[path] = true
+	}
+	return nil
+}
+
+// judge moves aside, after the run, a `.git` entry that is not the one
+// recorded at that path, and the HEAD of a bare layout that is new.
+func (g *Guard) judge(res *Result, path string, fd int) {
+	dot := filepath.Join(path, ".git")
+	if e, ok, _ := lstatAt(fd, ".git"); ok {
+		if old, had := g.marks[dot]; !had || !sameEntry(old, e) {
+			g.moveAt(res, fd, path, ".git", "git run here or in a submodule path would use it instead of the repository's own")
+		}
+	}
+	if !g.bare[path] && bareLayout(fd) {
+		g.moveAt(res, fd, path, "HEAD", "with objects and refs beside it, git takes this directory for a bare repository")
+	}
+}
+
+// bareLayout: HEAD, objects and refs all exist (of any type: git follows
+// links to judge them, so a link counts).
+func bareLayout(fd int) bool {
+	for _, n := range []string{"HEAD", "objects", "refs"} {
+		if _, ok, _ := lstatAt(fd, n); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sameEntry: the same inode of the same type; for a `.git` file also
+// unchanged (a rewritten gitdir: line points elsewhere). A directory's
+// ctime moves with every file git writes in it, so it is not compared.
+func sameEntry(a, b entry) bool {
+	same := a.dev == b.dev && a.ino == b.ino && a.mode&unix.S_IFMT == b.mode&unix.S_IFMT
+	return same && (a.isDir() || a.ctime == b.ctime)
+}
+
+// moveAt moves name in the directory open at fd aside and records it.
+func (g *Guard) moveAt(res *Result, fd int, dir, name, why string) {
+	f := Finding{Path: filepath.Join(dir, name), Why: why}
+	aside, err := moveAside(fd, name)
+	if err != nil {
+		f.Err = err
+	} else {
+		f.Aside = filepath.Join(dir, aside)
+		g.asides[f.Aside] = true
+	}
+	res.Findings = append(res.Findings, f)
+}
+
+// quarantine moves dir/name aside when it exists.
+func (g *Guard) quarantine(res *Result, dir, name, why string) {
+	fd, err := openRoot(dir)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	if _, ok, _ := lstatAt(fd, name); ok {
+		g.moveAt(res, fd, dir, name, why)
+	}
+}
+
+// exists reports whether dir/name exists, never following a link.
+func exists(dir, name string) bool {
+	fd, err := openRoot(dir)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	_, ok, _ := lstatAt(fd, name)
+	return ok
+}
