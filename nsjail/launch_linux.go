@@ -232,7 +232,7 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 func (l *launch) sendConfig(w *os.File) error {
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
 		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
-		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != ""}
+		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != "", UserCounters: planCounterCaps(l.plan)}
 	if l.plan.TTY {
 		cfg.Winsize, _ = unix.IoctlGetWinsize(int(l.opt.Stdin.Fd()), unix.TIOCGWINSZ)
 	}

@@ -17,8 +17,10 @@ import (
 // forked; pid 1 itself starts no further process. RLIMIT_DATA is the
 // exception: pid 1 is a Go program that maps its heap in 64 MiB arenas, so
 // the data limit is set only around the fork (withDataLimit).
-// pidsCgroup says the parent placed the sandbox in a pids cgroup.
-func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool) error {
+// pidsCgroup says the parent placed the sandbox in a pids cgroup; counters
+// are the per-user kernel counter caps (ucount.go), set while pid 1 still
+// holds CAP_SYS_RESOURCE.
+func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool, counters []userCounter) error {
 	nofile := unix.Rlimit{}
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
 		return err
@@ -38,6 +40,9 @@ func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool) 
 			return &stepError{step: "setrlimit " + l.name, err: err}
 		}
 		rep.Limits[l.name] = fmt.Sprint(l.value)
+	}
+	if err := capUserCounters(counters, p, rep); err != nil {
+		return err
 	}
 	rep.Limits["data"] = fmt.Sprint(p.Limits.Memory)
 	rep.Limits["scope"] = "per-process rlimits (no cgroup): memory is capped per process, not for the whole sandbox; nproc counts every process of the sandbox"

@@ -46,6 +46,8 @@ type helperConfig struct {
 	Winsize *unix.Winsize `json:"winsize,omitempty"`
 	// PidsCgroup: the parent placed the helper in a pids cgroup.
 	PidsCgroup bool `json:"pids_cgroup"`
+	// UserCounters are the /proc/sys/user caps pid 1 sets (ucount.go).
+	UserCounters []userCounter `json:"user_counters,omitempty"`
 }
 
 // helperMsg is one line on the status pipe from the helper to the parent.

@@ -28,7 +28,7 @@ func (s *sandbox) run() (int, error) {
 	if err := s.awaitRelease(); err != nil {
 		return 0, err
 	}
-	if err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup); err != nil {
+	if err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup, s.cfg.UserCounters); err != nil {
 		return 0, err
 	}
 	p, err := startMember(s.cfg, s.rep, s.mio)

@@ -1,0 +1,91 @@
+package nsjail
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+const userSysctlDir = "/proc/sys/user/"
+
+// hostUserCounters reads the parent's /proc/sys/user limits (those of the
+// user namespace acbox runs in, which is what the sandbox's counters are
+// charged against next). A file this kernel lacks is left out.
+func hostUserCounters() map[string]int64 {
+	out := map[string]int64{}
+	for _, n := range append(append([]string{}, sharedCounters...), namespaceLimits...) {
+		b, err := os.ReadFile(userSysctlDir + n)
+		if err != nil {
+			continue
+		}
+		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil {
+			out[n] = v
+		}
+	}
+	return out
+}
+
+// planCounterCaps is the parent's side: the caps for this plan's memory.
+// With no host memory figure the share is three quarters of each limit.
+func planCounterCaps(p *coordinator.Plan) []userCounter {
+	mem := p.Limits.Memory
+	if mem <= 0 {
+		mem = coordinator.DefaultMemory
+	}
+	hostMem, _ := coordinator.HostMemory()
+	return userCounterCaps(hostUserCounters(), mem, hostMem)
+}
+
+// capUserCounters is pid 1's side: it writes each cap into the sandbox's
+// user namespace (pid 1 holds CAP_SYS_RESOURCE there until it drops its
+// capabilities; the member never holds it, so it cannot raise them), reads
+// it back, and records the values. A cap that cannot be set refuses the
+// launch unless the plan asked for best effort.
+func capUserCounters(caps []userCounter, p *coordinator.Plan, rep *coordinator.Report) error {
+	var set, failed []string
+	var errs []error
+	for _, c := range caps {
+		if err := writeUserSysctl(c.Name, c.Cap); err != nil {
+			failed = append(failed, c.Name)
+			errs = append(errs, err)
+			continue
+		}
+		rep.Limits["user."+c.Name] = fmt.Sprintf("%d (host %d)", c.Cap, c.Host)
+		set = append(set, fmt.Sprintf("%s=%d", c.Name, c.Cap))
+	}
+	ctl := coordinator.Control{Name: "user_counters", Requested: true, Enforced: len(failed) == 0 && len(caps) > 0,
+		Why: "per-user kernel counters capped in the sandbox's user namespace: " + strings.Join(set, ", ")}
+	if len(caps) == 0 {
+		ctl.Why = "the host's /proc/sys/user limits could not be read"
+		errs = append(errs, errors.New(ctl.Why))
+	}
+	if len(failed) > 0 {
+		ctl.Why = "could not cap " + strings.Join(failed, ", ") + " in the sandbox's user namespace: " + errors.Join(errs...).Error()
+	}
+	rep.Controls = append(rep.Controls, ctl)
+	if !ctl.Enforced && !p.BestEffort {
+		return &stepError{step: "cap per-user kernel counters (/proc/sys/user)",
+			err: fmt.Errorf("%w; pass --best-effort to run without these caps", errors.Join(errs...))}
+	}
+	return nil
+}
+
+// writeUserSysctl writes v to /proc/sys/user/name and checks it took.
+func writeUserSysctl(name string, v int64) error {
+	path := userSysctlDir + name
+	if err := os.WriteFile(path, []byte(strconv.FormatInt(v, 10)), 0); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read back %s: %w", path, err)
+	}
+	if got := strings.TrimSpace(string(b)); got != strconv.FormatInt(v, 10) {
+		return fmt.Errorf("%s reads %s after writing %d", path, got, v)
+	}
+	return nil
+}
