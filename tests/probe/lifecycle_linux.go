@@ -14,11 +14,11 @@ import (
 // Lifecycle runs the scenarios that can only be judged from outside, each
 // through `acbox run` with the runner's binary as the member.
 func (r *Runner) Lifecycle() []Line {
-	return []Line{
+	return append([]Line{
 		r.exitCode(), r.signalExit(), r.signalForward(), r.dieWithParent(),
 		r.symlinkGrantCLI(), r.swappedBeforeLaunch(), r.dirSwappedBeforeLaunch(),
-		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.crossSandboxSwap(),
-	}
+		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.crossSandboxSwap(), r.inotifyHeadroom(),
+	}, r.gitRedirects()...)
 }
 
 func life(id, expect, source string, o Outcome) Line {

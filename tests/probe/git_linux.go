@@ -1,0 +1,129 @@
+package probe
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Git redirection: the member, with a write grant over a repository whose
+// hooks and config are read-only, changes which git directory the user's
+// git finds later, or adds one git enters on its own, with a config of its
+// own (core.fsmonitor runs on every git status). Each scenario plants one
+// such change through `acbox run` (a shell member: the steps are file
+// operations) and is judged from outside after the run by gitoracle_linux.go:
+// from the repository's root and from two directories inside it, git
+// discovery finds the repository's own git directory, as before, with its
+// own config and hooks, no commondir and no rebase in progress; and no
+// other `.git` is left in the work tree for git status to enter.
+
+// gitScenario is one way to redirect git discovery. script runs in the
+// repository (proj, below the between directory "mid" in the write grant)
+// and prints "planted" once the member's config is in place.
+type gitScenario struct{ id, expect, script string }
+
+// evilConfig writes a config that would run the member's command.
+const evilConfig = `printf '[core]\n\tbare = false\n\tfsmonitor = "touch ../../MEMBER-RAN; false"\n' > `
+
+func gitScenarios() []gitScenario {
+	return []gitScenario{
+		{"life.git-bare-fallback", "the issue's attack (HEAD moved away, proj laid out as a bare repository reusing .git's objects and refs) is undone",
+			`mv .git/HEAD .git/HEAD.orig; echo 'ref: refs/heads/main' > HEAD && ln -s .git/objects objects && ln -s .git/refs refs && ln -s .git/index index && ` + evilConfig + `config && printf '/HEAD\n/config\n' > .git/info-exclude && echo planted`},
+		{"life.git-bad-head", "garbage in .git/HEAD, with a bare layout in the work tree, is undone (HEAD restored, the layout moved aside)",
+			`echo garbage > .git/HEAD && mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && echo planted`},
+		{"life.git-markers-moved", ".git/objects and .git/refs cannot be renamed or removed away (pinned), so .git stays a git directory",
+			`mv .git/objects .git/objects.x; mv .git/refs .git/refs.x; rmdir .git/refs 2>/dev/null; mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && echo planted`},
+		{"life.git-markers-chmod", "taking the owner's permissions on .git/HEAD, objects and refs (so git skips .git) is undone",
+			`mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && chmod 000 .git/HEAD .git/objects .git/refs && echo planted`},
+		{"life.git-gitfile-subdir", "a new `.git` file (gitdir:) in a directory of the work tree that existed before is moved aside",
+			`mkdir -p ../evil/objects ../evil/refs && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo 'gitdir: ../../evil' > src/.git && echo planted`},
+		{"life.git-dir-subdir", "a new `.git` directory deep in the work tree is moved aside",
+			`mkdir -p src/deep/.git/objects src/deep/.git/refs && echo 'ref: refs/heads/main' > src/deep/.git/HEAD && ` + evilConfig + `src/deep/.git/config && echo planted`},
+		{"life.git-bare-between", "a bare layout in the directory between the write grant and the repository, with .git made invalid, is undone",
+			`echo nonsense > .git/HEAD && mkdir ../objects ../refs && echo 'ref: refs/heads/main' > ../HEAD && ` + evilConfig + `../config && echo planted`},
+		{"life.git-submodule", "a submodule the member adds (.git/modules/x and x/.git) is moved aside, so git status enters no repository of the member's",
+			`mkdir -p .git/modules/x/objects .git/modules/x/refs x && echo 'ref: refs/heads/main' > .git/modules/x/HEAD && ` + evilConfig + `.git/modules/x/config && echo 'gitdir: ../.git/modules/x' > x/.git && echo planted`},
+		{"life.git-worktree", "a worktree the member adds (.git/worktrees/w with its own commondir, and a .git file naming it) is moved aside",
+			`mkdir -p .git/worktrees/w ../evil/objects ../evil/refs src/wt && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo ../../../../evil > .git/worktrees/w/commondir && echo 'ref: refs/heads/main' > .git/worktrees/w/HEAD && echo 'gitdir: ../../.git/worktrees/w' > src/wt/.git && echo planted`},
+		{"life.git-commondir", "a .git/commondir naming a git directory of the member's is moved aside",
+			`mkdir -p ../evil/objects ../evil/refs ../evil/hooks && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo ../../evil > .git/commondir && echo planted`},
+		{"life.git-rebase-exec", "a rebase left in progress with an exec line (git rebase --continue would run it) is moved aside",
+			`mkdir .git/rebase-merge && echo 'exec touch ../../MEMBER-RAN' > .git/rebase-merge/git-rebase-todo && echo refs/heads/main > .git/rebase-merge/head-name && echo planted`},
+	}
+}
+
+// gitRedirects runs every scenario, each on a repository of its own.
+func (r *Runner) gitRedirects() []Line {
+	var out []Line
+	for _, s := range gitScenarios() {
+		out = append(out, life(s.id, s.expect, "issue 11; CVE-2022-24765 (git discovery), git-scm safe.bareRepository", r.gitScenario(s)))
+	}
+	return out
+}
+
+func (r *Runner) gitScenario(s gitScenario) Outcome {
+	top := filepath.Join(r.Fixture.Write, "git-"+randHex(4))
+	defer os.RemoveAll(top)
+	proj := filepath.Join(top, "mid", "proj")
+	if err := makeGitFixture(proj); err != nil {
+		return errorf("fixture: %v", err)
+	}
+	before, err := gitState(proj)
+	if err != nil {
+		return errorf("before the run: %v", err)
+	}
+	c := exec.Command(r.Exe, append(r.runFlags(), "--write", r.Fixture.Write, "--cwd", proj, "--", "sh", "-c", s.script)...)
+	var errb strings.Builder
+	c.Stderr = &errb
+	done := make(chan []byte, 1)
+	go func() { b, _ := c.Output(); done <- b }()
+	var out []byte
+	select {
+	case out = <-done:
+	case <-time.After(60 * time.Second):
+		c.Process.Kill()
+		return errorf("acbox did not finish within 60s")
+	}
+	if !strings.Contains(string(out), "planted") {
+		return errorf("the member could not plant the redirect (exit %d): %s", c.ProcessState.ExitCode(), strings.TrimSpace(errb.String()))
+	}
+	os.Chmod(filepath.Join(proj, ".git"), 0o755) // as the user would, to use git again
+	if o := judgeGit(proj, before); o.Result != Pass {
+		return o
+	}
+	if _, err := os.Lstat(filepath.Join(top, "MEMBER-RAN")); err == nil {
+		return failf("the member's command ran outside the sandbox")
+	}
+	return passf("exit %d; discovery unchanged from proj, proj/src and proj/src/deep; acbox said: %s", c.ProcessState.ExitCode(), firstLines(errb.String(), 2))
+}
+
+func firstLines(s string, n int) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	if len(ls) > n {
+		ls = append(ls[:n], "...")
+	}
+	return strings.Join(ls, " | ")
+}
+
+// makeGitFixture makes a repository as git init leaves it, without git
+// (the host of the escape suite need not have it), with src/deep.
+func makeGitFixture(proj string) error {
+	for _, d := range []string{".git/hooks", ".git/objects/info", ".git/objects/pack", ".git/refs/heads", ".git/refs/tags", ".git/info", "src/deep"} {
+		if err := os.MkdirAll(filepath.Join(proj, d), 0o755); err != nil {
+			return err
+		}
+	}
+	files := map[string]string{
+		".git/HEAD":        "ref: refs/heads/main\n",
+		".git/config":      "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n",
+		".git/description": "fixture\n", "src/main.go": "package main\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
