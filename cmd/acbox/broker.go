@@ -101,7 +101,7 @@ func (b *broker) handle(c *net.UnixConn) {
 	}
 	scanned := func() *ExitScan { return nil }
 	if req.Report { // the exit scan runs here, outside, as for a launch from the host
-		check, scanned = exitScanHook(check)
+		check, scanned = exitScanHook(check, true)
 	}
 	out, err := runSpec(req.Spec, b.host, relay, stdio{files[0], files[1], files[2]}, check)
 	if err != nil {

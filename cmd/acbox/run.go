@@ -44,17 +44,18 @@ func (c *RunCmd) Run(s *Streams) error {
 	if prof != nil {
 		check = prof.Check
 	}
-	// With --report, the write grants are scanned before the launch and
-	// after the exit (scan.go); the plan hook runs before anything starts.
-	scanned := func() *ExitScan { return nil }
-	if c.Report != "" {
-		check, scanned = exitScanHook(check)
-	}
+	// The write grants are scanned before the launch and after the exit
+	// (scan.go; the plan hook runs before anything starts). New set-id
+	// files and devices are named on standard error after every run: they
+	// outlive the sandbox. --report adds the whole scan.
+	check, scanned := exitScanHook(check, c.Report != "")
 	out, err := runSpec(spec, h, events, stdio{s.In, os.Stdout, os.Stderr}, check)
 	if err != nil {
 		return err
 	}
-	if err := writeReport(c.Report, out.Report, withRedirects(scanned(), out)); err != nil {
+	scan := withRedirects(scanned(), out)
+	printFindings(os.Stderr, scan)
+	if err := writeReport(c.Report, out.Report, scan); err != nil {
 		return err
 	}
 	return exitError{code: out.Code}

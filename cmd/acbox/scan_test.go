@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/acbox/acbox/coordinator"
 )
@@ -42,5 +44,36 @@ func TestExitScan(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("exit scan\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestExitScanWithoutReport: the one-walk scan (no --report) names what was
+// made or made set-id during the run, not what was there before, and the
+// findings are printed without --report.
+func TestExitScanWithoutReport(t *testing.T) {
+	w, _ := filepath.EvalSymlinks(t.TempDir())
+	old := filepath.Join(w, "old-suid")
+	os.WriteFile(old, nil, 0o755)
+	syscall.Chmod(old, 0o4755)
+	// ctime is what the scan reads: age it past the one-second slack.
+	time.Sleep(1100 * time.Millisecond)
+	p := &coordinator.Plan{Grants: []coordinator.Grant{{Path: w, Write: true}}}
+	hook, done := exitScanHook(nil, false)
+	if err := hook(p); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(w, "a", "b"), 0o755)
+	made := filepath.Join(w, "a", "b", "id")
+	os.WriteFile(made, nil, 0o755)
+	syscall.Chmod(made, 0o2755)
+	syscall.Mkfifo(filepath.Join(w, "fifo"), 0o644) // fifos need --report
+	got := done()
+	if !reflect.DeepEqual(got.NewSetuid, []string{made}) || len(got.NewFifos) != 0 {
+		t.Errorf("one-walk scan: %+v, want only %s", got, made)
+	}
+	var b strings.Builder
+	printFindings(&b, got)
+	if !strings.Contains(b.String(), "set-id file appeared in a write grant: "+made) {
+		t.Errorf("printed %q", b.String())
 	}
 }
