@@ -3,7 +3,7 @@ package probe
 func catalogue() []Probe {
 	var out []Probe
 	for _, group := range [][]Probe{fsProbes(), procProbes(), kernelProbes(), setidProbes(), terminalProbes(),
-		networkProbes(), hostNetProbes(), proxyProbes(), infoProbes(), resourceProbes()} {
+		networkProbes(), hostNetProbes(), proxyProbes(), infoProbes(), resourceProbes(), ucountProbes()} {
 		out = append(out, group...)
 	}
 	docker := dockerVariants()
