@@ -12,7 +12,7 @@ import (
 // changes it, and this test fails until the pin is edited here in the same
 // change: the diff of this line is the reviewed record that the built-in
 // policy moved. Operators compare it with `acbox version --json`.
-const pinnedPolicyDigest = "861dd09323aef4c440b7099242ae03c0d37aec1fc2119b5a6869fc570a11c0a2"
+const pinnedPolicyDigest = "aacb7bf10b6f2ea914a52462c676a3dc6878192001b9bd06e5cbae83607005a9"
 
 func TestPolicyDigestIsPinned(t *testing.T) {
 	if runtime.GOARCH != "amd64" {

@@ -35,6 +35,7 @@ type Plan struct {
 	Parent     string            `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
 	View       string            `json:"view"`             // ViewGrants or ViewHost
 	Masks      []Mask            `json:"masks"`            // hidden paths, parents first; see view_masks.go
+	Views      []ViewDir         `json:"views,omitempty"`  // directory snapshots that hold the masks; see view_hold.go
 	// Protected are the carve-outs in write grants, parents first: read-only
 	// binds of a path onto itself, and the pins that keep their parents in
 	// place; see protect.go.

@@ -25,6 +25,14 @@ func fileOwner(fi fs.FileInfo) int {
 	return -1
 }
 
+// fileGroup returns the group's gid, or -1 when it cannot be told.
+func fileGroup(fi fs.FileInfo) int {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(st.Gid)
+	}
+	return -1
+}
+
 // openNoFollow opens a file for reading without following a final symlink
 // and without blocking on a FIFO.
 func openNoFollow(path string) (*os.File, error) {

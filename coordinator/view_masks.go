@@ -7,19 +7,24 @@ import (
 	"strings"
 )
 
-// Mask hides one host path inside the sandbox: a directory under a
-// read-only empty tmpfs (mode 0000), anything else under /dev/null bound
-// read-only. Path is the real path on the host (symlinks resolved): what a
-// member could reach. Via is the path as listed when it went through a
-// symlink. Dev and Ino identify what was checked; the backend refuses to
-// start when the path holds something else by the time it is masked.
+// Mask hides one host path inside the sandbox for the whole run, whether
+// it exists at launch or not; Held says how (see view_hold.go): usually the
+// name is left out of a snapshot of its directory (Plan.Views). Path is the
+// real path on the host (symlinks resolved in the directories above it):
+// what a member could reach. Via is the path as listed when its last
+// component is a symlink to Path (both are hidden). Kind is "dir", "file",
+// "link", "absent" (nothing there at launch) or "glob" (Path's last
+// component is a pattern; each match is listed too). Dev and Ino identify
+// what was checked; a mount on the entry (HeldMount) is refused when the
+// path holds something else by the time it is mounted.
 type Mask struct {
 	Path string `json:"path"`
 	Via  string `json:"via,omitempty"`
-	Kind string `json:"kind"` // "dir" or "file"
+	Kind string `json:"kind"`
 	Why  string `json:"why"`
-	Dev  uint64 `json:"dev"`
-	Ino  uint64 `json:"ino"`
+	Held string `json:"held"` // HeldView, HeldPermissions or HeldMount
+	Dev  uint64 `json:"dev,omitempty"`
+	Ino  uint64 `json:"ino,omitempty"`
 }
 
 // credentialMasks are hidden on every run, in both views ("~" is the home
@@ -32,6 +37,7 @@ var credentialMasks = []string{
 	"~/.pypirc", "~/.cargo/credentials*", "~/.password-store",
 	"~/.local/share/keyrings", "~/.mozilla", "~/.config/google-chrome",
 	"~/.config/chromium", "/etc/ssh/ssh_host_*",
+	"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
 }
 
 // hostViewMasks are hidden in the host view only. /run holds the host's
@@ -48,7 +54,9 @@ func CredentialMasks() []string {
 	for _, m := range hostViewMasks {
 		out = append(out, m+" (host view)")
 	}
-	return append(out, "$STATE (acbox state)", "$CONFIG/profiles (acbox profiles)", "config protect list")
+	out = append(out, "$STATE (acbox state)", "$CONFIG (acbox config: profiles and the protect list)", "config protect list")
+	return append(out, "held: "+HeldView+" (snapshot from ~ in the host view, else the outermost read grant, else the parent), "+
+		HeldPermissions+" (non-root, unreadable, nothing above is the caller's), "+HeldMount+" (write grants, --best-effort only)")
 }
 
 // maskWant is one candidate before it is checked on the host.
@@ -58,30 +66,34 @@ type maskWant struct {
 	required bool // an --exclude: it must exist
 }
 
-// resolveMasks finds every mask for this launch on the host: the built-in
-// list, acbox's state and profiles, the protected paths and the excludes.
+// resolveMasks finds every mask for this launch on the host (the built-in
+// list, acbox's state and config, the protected paths and the excludes),
+// decides how each is held, and records the directory snapshots that hold
+// them in p.Views.
 func resolveMasks(p *Plan, excludes []string, h Host) ([]Mask, error) {
 	wants, err := maskWants(p.View, excludes, h)
 	if err != nil {
 		return nil, err
 	}
+	x := &holder{p: p, h: h, views: map[string]*ViewDir{}}
 	var out []Mask
 	for _, w := range wants {
-		m, ok, err := checkMask(w)
+		ms, err := x.resolve(w)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			continue
-		}
-		if err := checkGrantsUnmasked(p.Grants, m); err != nil {
-			return nil, err
-		}
-		if p.View == ViewHost || visibleInGrants(m.Path, p) {
-			out = append(out, m)
+		for _, m := range ms {
+			if err := checkGrantsUnmasked(p.Grants, m); err != nil {
+				return nil, err
+			}
+			if m.Held != "" { // "": the sandbox does not show it at all
+				out = append(out, m)
+			}
 		}
 	}
-	return pruneMasks(out), nil
+	out = pruneMasks(out)
+	p.Views = x.list(out)
+	return out, nil
 }
 
 // checkGrantsUnmasked refuses a grant that is or lies inside a mask, in
@@ -105,9 +117,10 @@ func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
 	for _, t := range list {
 		out = append(out, expandMask(t, h)...)
 	}
-	for _, p := range []string{h.StateDir, filepath.Join(h.ConfigDir, "profiles")} {
+	// The whole config directory: config.json names the protected paths.
+	for _, p := range []string{h.StateDir, h.ConfigDir} {
 		if filepath.IsAbs(p) {
-			out = append(out, maskWant{path: p, why: "acbox state and profiles"})
+			out = append(out, maskWant{path: p, why: "acbox state and config"})
 		}
 	}
 	for _, p := range h.Protect {
@@ -158,29 +171,96 @@ func excludeWant(e string, h Host) (maskWant, error) {
 	return maskWant{path: p, why: "--exclude", required: true}, nil
 }
 
-// checkMask resolves a candidate to its real path and records what is
-// there. An absent built-in path is skipped: there is nothing to hide.
-func checkMask(w maskWant) (Mask, bool, error) {
-	real, err := filepath.EvalSymlinks(w.path)
+// resolve hides one candidate: the name as listed, each match of a glob,
+// and the real target of a symlinked name. An absent name is hidden too:
+// the host may create it during the run.
+func (x *holder) resolve(w maskWant) ([]Mask, error) {
+	if _, err := filepath.EvalSymlinks(w.path); err != nil && w.required {
+		return nil, refuse(w.path, "--exclude path does not exist or cannot be resolved: "+err.Error(), "fix the path or drop the --exclude")
+	}
+	dir, name, last, ok := locate(w.path)
+	if !ok {
+		return nil, nil
+	}
+	glob := last && isGlob(name)
+	held, err := x.hide(dir, name, glob)
 	if err != nil {
-		if w.required {
-			return Mask{}, false, refuse(w.path, "--exclude path does not exist or cannot be resolved: "+err.Error(), "fix the path or drop the --exclude")
+		return nil, err
+	}
+	listed := filepath.Join(dir, name)
+	var out []Mask
+	targets := []string{listed}
+	if glob {
+		targets, _ = filepath.Glob(listed) // a constant pattern: no ErrBadPattern
+		out = append(out, Mask{Path: listed, Kind: "glob", Why: w.why, Held: held})
+	}
+	for _, t := range targets {
+		m := statMask(t, w.why, held)
+		out = append(out, m)
+		if m.Kind != "link" {
+			continue
 		}
-		return Mask{}, false, nil
+		rm, err := x.resolveLink(t, w.why)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rm...)
 	}
-	fi, err := os.Lstat(real)
+	return out, nil
+}
+
+// resolveLink hides the real target of a symlinked credential path.
+func (x *holder) resolveLink(link, why string) ([]Mask, error) {
+	real, err := filepath.EvalSymlinks(link)
 	if err != nil {
-		return Mask{}, false, nil
+		return nil, nil // dangling: the name itself is hidden
 	}
-	m := Mask{Path: real, Kind: "file", Why: w.why}
-	if fi.IsDir() {
+	held, err := x.hide(filepath.Dir(real), filepath.Base(real), false)
+	if err != nil {
+		return nil, err
+	}
+	m := statMask(real, why, held)
+	m.Via = link
+	return []Mask{m}, nil
+}
+
+// statMask records what is at path now.
+func statMask(path, why, held string) Mask {
+	m := Mask{Path: path, Kind: "absent", Why: why, Held: held}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return m
+	}
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		m.Kind = "link"
+	case fi.IsDir():
 		m.Kind = "dir"
-	}
-	if real != w.path {
-		m.Via = w.path
+	default:
+		m.Kind = "file"
 	}
 	m.Dev, m.Ino = fileIdent(fi)
-	return m, true, nil
+	return m
+}
+
+// locate returns the real directory that holds the name path would have
+// and that name: the parent with its symlinks resolved, or, when the
+// parent is absent, the deepest existing ancestor and the first missing
+// component (hiding it keeps the whole path from appearing); last says
+// the name is path's own last component. ok is false when that ancestor
+// is not a directory.
+func locate(path string) (dir, name string, last, ok bool) {
+	dir, name, last = filepath.Dir(path), filepath.Base(path), true
+	for {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			fi, err := os.Stat(real)
+			return real, name, last, err == nil && fi.IsDir()
+		}
+		if dir == "/" {
+			return "", "", false, false
+		}
+		dir, name, last = filepath.Dir(dir), filepath.Base(dir), false
+	}
 }
 
 // visibleInGrants: in the grants view a path shows only inside a grant or a

@@ -67,8 +67,8 @@ func TestHostViewMasks(t *testing.T) {
 	if ms[f.root+"/data/aws"].Via != home+"/.aws" {
 		t.Errorf("symlinked credential: via %q, want %s/.aws", ms[f.root+"/data/aws"].Via, home)
 	}
-	if _, ok := ms[home+"/.gnupg"]; ok {
-		t.Error("an absent credential path is masked")
+	if m, ok := ms[home+"/.gnupg"]; !ok || m.Kind != "absent" || m.Held != HeldView {
+		t.Errorf("an absent credential path is not held for the run: %+v", m)
 	}
 	if _, ok := ms["/run/user/1000"]; ok {
 		t.Error("/run/user/1000 is listed although /run covers it")

@@ -107,6 +107,7 @@ func (s *sandbox) setup() error {
 		return err
 	}
 	s.rep.Mounts = s.rfs.records
+	s.rep.Controls = append(s.rep.Controls, s.rfs.maskControl())
 	s.rep.PhasesMS["mounts_and_pivot"] = ms(time.Since(t))
 	s.rep.Namespaces = namespaceInodes()
 	if err := unix.Sethostname([]byte(s.cfg.Plan.Hostname)); err != nil {

@@ -10,30 +10,52 @@ import (
 	"github.com/acbox/acbox/coordinator"
 )
 
-// Masks hide host paths (credentials, acbox's state, --exclude) from the
-// member. They are mounted in the helper's private copy of the host's mount
-// tree, before anything else is cloned: every later clone (system
-// directories, grants, the host root in the host view) is recursive and so
-// carries them, wherever the path ends up. Runtime mounts whose source lies
-// inside a mask are cloned before, since passing such a file in is the point
-// of the mount.
+// Masks hide host paths (credentials, acbox's state and config, protected
+// paths, --exclude) from the member for the whole run. Almost all are held
+// by views (synth_linux.go): the masked name does not exist inside at all.
+// Two kinds need nothing mounted: a name the caller cannot read and cannot
+// make readable (coordinator.HeldPermissions), and one the sandbox does not
+// show. Only with --best-effort, a mask in a write grant is a mount on the
+// entry itself (coordinator.HeldMount), mounted here in the helper's
+// private copy of the host's mount tree before anything is cloned: a
+// directory gets a read-only empty tmpfs with mode 0000, anything else
+// /dev/null bound read-only. Such a mount lasts only until the host
+// replaces the entry, so the report lists it as a shortfall. Runtime
+// mounts whose source lies inside a mask are cloned before all of this,
+// since passing such a file in is the point of the mount.
 //
-// Each mask path is opened with RESOLVE_NO_SYMLINKS and must still be the
-// file the coordinator checked (dev/ino); a swap in between aborts the
-// launch. A directory gets a read-only empty tmpfs with mode 0000, anything
-// else /dev/null bound read-only. Landlock cannot deny a path beneath an
-// allowed parent, so these mounts are the whole of the masking.
+// Each entry mount's path is opened with RESOLVE_NO_SYMLINKS and must
+// still be the file the coordinator checked (dev/ino); a swap in between
+// aborts the launch. Landlock cannot deny a path beneath an allowed
+// parent, so the views and these mounts are the whole of the masking.
 
 // maskTmpfsData: empty, read-only (flags), unreadable even to its owner.
 const maskTmpfsData = "size=4k,nr_inodes=1,mode=000"
 
 func (r *rootfs) applyMasks() error {
 	for _, m := range r.cfg.Plan.Masks {
+		if m.Held != coordinator.HeldMount {
+			continue
+		}
+		r.shortfalls = append(r.shortfalls, m.Path)
+		if m.Kind != "dir" && m.Kind != "file" {
+			continue // absent, a symlink or a pattern: nothing to mount on
+		}
 		if err := r.mask(m); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// maskControl is the report's account of masks held only by a mount on
+// the entry (--best-effort): requested for the whole run, not enforced.
+func (r *rootfs) maskControl() coordinator.Control {
+	c := coordinator.Control{Name: "masks_whole_run", Requested: true, Enforced: len(r.shortfalls) == 0}
+	if !c.Enforced {
+		c.Why = "masked only by a mount on the entry, which falls off if the host replaces it: " + strings.Join(r.shortfalls, ", ")
+	}
+	return c
 }
 
 func (r *rootfs) mask(m coordinator.Mask) error {
@@ -78,11 +100,20 @@ func maskFile(fd int, name string) error {
 	return moveInto(tree, fd, name)
 }
 
-// verifyMasks checks the finished root: every masked path that is still
-// reachable by its name must no longer be the file that was masked. A path
-// that is gone (under a private tmpfs) is hidden by that mount instead.
+// verifyMasks checks the finished root. Every view reachable by its path
+// must show its snapshot (the tmpfs built for it) and none of its hidden
+// names; every entry mount that is still reachable by its name must no
+// longer be the file that was masked.
 func (r *rootfs) verifyMasks() error {
+	for _, v := range r.cfg.Plan.Views {
+		if err := r.verifyView(v); err != nil {
+			return err
+		}
+	}
 	for _, m := range r.cfg.Plan.Masks {
+		if m.Held != coordinator.HeldMount || (m.Kind != "dir" && m.Kind != "file") {
+			continue
+		}
 		fd, err := openNoFollow(r.root, strings.TrimPrefix(m.Path, "/"), false, true)
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV) {
 			continue
@@ -97,6 +128,51 @@ func (r *rootfs) verifyMasks() error {
 		}
 	}
 	return nil
+}
+
+// verifyView: the view's path shows its own tmpfs, without the hidden
+// names. A view under the sandbox's private /tmp, /dev or /proc is not
+// reachable (the sandbox shows its own mounts there).
+func (r *rootfs) verifyView(v coordinator.ViewDir) error {
+	rel := strings.TrimPrefix(v.Path, "/")
+	if rel == "" {
+		rel = "."
+	}
+	fd, err := openNoFollow(r.root, rel, true, true)
+	if err != nil && underPrivate(v.Path) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("view %s is not reachable in the new root: %w", v.Path, err)
+	}
+	defer unix.Close(fd)
+	dev, ino, err := fdIdent(fd)
+	want := r.views[v.Path].tmpfs
+	if err != nil || dev != want.Dev || ino != want.Ino {
+		if underPrivate(v.Path) {
+			return nil
+		}
+		return fmt.Errorf("view %s is not in force in the new root (dev/ino %d/%d, its snapshot is %d/%d)", v.Path, dev, ino, want.Dev, want.Ino)
+	}
+	ents, err := listEntries(fd, coordinator.ViewDir{Path: v.Path})
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if hidden(v, e.name) {
+			return fmt.Errorf("view %s shows the masked name %s", v.Path, e.name)
+		}
+	}
+	return nil
+}
+
+func underPrivate(p string) bool {
+	for _, d := range privateInHostView {
+		if p == "/"+d || strings.HasPrefix(p, "/"+d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // maskedSource reports whether a runtime mount's source lies inside a mask.

@@ -34,6 +34,9 @@ type rootfs struct {
 	sources  []source
 	devs     []source
 	records  []coordinator.MountRecord
+	views    map[string]viewIdent // built snapshots by path (synth_linux.go)
+	// shortfalls are masks held only by a mount on the entry (--best-effort).
+	shortfalls []string
 }
 
 // build runs every step up to and including pivot_root.
@@ -79,14 +82,18 @@ func makePrivate() error {
 
 // cloneSources opens and clones every bind source before anything is hidden.
 // Grants and runtime mounts must match the identity the parent recorded.
-// Runtime mounts of masked paths go first, then the masks, then everything
-// that must carry them (see masks_linux.go).
+// Runtime mounts of masked paths go first, then the entry masks and the
+// views, then everything that must carry them (see masks_linux.go and
+// synth_linux.go).
 func (r *rootfs) cloneSources() error {
 	p := r.cfg.Plan
 	if err := r.cloneMounts(true); err != nil {
 		return err
 	}
 	if err := r.applyMasks(); err != nil {
+		return err
+	}
+	if err := r.applyViews(); err != nil {
 		return err
 	}
 	for _, s := range p.System {
@@ -115,7 +122,7 @@ func (r *rootfs) cloneSources() error {
 	if err := r.cloneDevices(); err != nil {
 		return err
 	}
-	if isHostView(p) {
+	if isHostView(p) && r.viewOf("/") == nil {
 		return r.cloneHostRoot()
 	}
 	return nil
@@ -163,6 +170,9 @@ func (r *rootfs) addClone(src, target, kind string, dir bool, attrs uint64, veri
 	dev, ino, err := fdIdent(fd)
 	if err != nil {
 		return err
+	}
+	if vi, ok := r.views[src]; ok && dev == vi.tmpfs.Dev && ino == vi.tmpfs.Ino {
+		dev, ino = vi.host.Dev, vi.host.Ino // a read grant shown as its snapshot: judged by the host directory it stands for
 	}
 	if verify {
 		want, ok := r.cfg.identOf(src)

@@ -6,10 +6,14 @@ import (
 	"github.com/acbox/acbox/coordinator"
 )
 
-// The host view (coordinator.ViewHost): the new root is a recursive clone of
-// the host's root, taken after the masks are in place so it carries them,
-// made read-only, nosuid and nodev on the detached tree (no writable window)
-// and attached at the staging directory instead of the usual tmpfs. The
+// The host view (coordinator.ViewHost): the new root is a snapshot of the
+// host's root (synth_linux.go: /run and /sys left out, /proc, /dev and /tmp
+// empty for the sandbox's own), taken after the masks and the other views
+// are in place so its recursive clones carry them, made read-only, nosuid
+// and nodev as a whole before anything else is placed, and attached at the
+// staging directory instead of the usual tmpfs. (Without a view of "/",
+// when nothing at the root is masked, it is a recursive clone of "/",
+// likewise made read-only on the detached tree.) The
 // steps after that are the grants view's: a fresh /proc and /dev, the
 // private /tmp, then the grants, runtime mounts and tmpfs mounts over the
 // read-only host, whose mount points already exist (the coordinator checked
@@ -37,9 +41,35 @@ func (r *rootfs) cloneHostRoot() error {
 	return nil
 }
 
+// stageRootView builds the snapshot of "/" at the staging directory, opens
+// it as the new root and makes the whole tree read-only, nosuid and nodev.
+func (r *rootfs) stageRootView(v *coordinator.ViewDir) error {
+	under, err := openNoFollow(unix.AT_FDCWD, "/", true, false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(under)
+	dst, err := openNoFollow(unix.AT_FDCWD, stagingDir, true, false)
+	if err != nil {
+		return err
+	}
+	err = r.snapshot(*v, under, dst)
+	unix.Close(dst)
+	if err != nil {
+		return err
+	}
+	if r.root, err = openNoFollow(unix.AT_FDCWD, stagingDir, true, false); err != nil {
+		return err
+	}
+	return setAttr(r.root, "", true, roAttrs, "/ (host view)")
+}
+
 // stageHostRoot attaches the clone at the staging directory and opens it as
 // the new root.
 func (r *rootfs) stageHostRoot() error {
+	if v := r.viewOf("/"); v != nil {
+		return r.stageRootView(v)
+	}
 	dst, err := openNoFollow(unix.AT_FDCWD, stagingDir, true, false)
 	if err != nil {
 		return err

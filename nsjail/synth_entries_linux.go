@@ -1,0 +1,111 @@
+package nsjail
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// entry is one name a snapshot shows: a directory, a symlink (recreated
+// with its target), or anything else (bound onto an empty file).
+type entry struct {
+	name   string
+	kind   uint32 // S_IFDIR, S_IFLNK or S_IFREG for the rest
+	target string // symlinks
+	bare   bool   // an empty directory, nothing bound (the host view's own /proc, /dev, /tmp)
+}
+
+// privateInHostView are the root entries the sandbox replaces with its own
+// mounts: the snapshot of "/" shows them as empty directories.
+var privateInHostView = []string{"proc", "dev", "tmp"}
+
+// listEntries reads the host directory open at under and keeps every name
+// the view does not hide. The type comes from the directory listing (one
+// getdents for the lot); a symlink's target is read where it is one.
+func listEntries(under int, v coordinator.ViewDir) ([]entry, error) {
+	fd, err := unix.Openat(under, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &MountError{Op: "open", Source: v.Path, Err: err}
+	}
+	d := os.NewFile(uintptr(fd), v.Path)
+	des, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return nil, &MountError{Op: "getdents", Source: v.Path, Err: err}
+	}
+	var out []entry
+	for _, de := range des {
+		if hidden(v, de.Name()) {
+			continue
+		}
+		e, ok, err := describe(under, de)
+		if err != nil {
+			return nil, &MountError{Op: "readlink", Source: filepath.Join(v.Path, de.Name()), Err: err}
+		}
+		if ok {
+			e.bare = v.Path == "/" && slices.Contains(privateInHostView, e.name) && e.kind == unix.S_IFDIR
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// hidden: the name is one the view leaves out.
+func hidden(v coordinator.ViewDir, name string) bool {
+	if slices.Contains(v.Hide, name) {
+		return true
+	}
+	for _, g := range v.HideGlob {
+		if ok, _ := filepath.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// describe turns a listed name into an entry; ok is false when a symlink
+// vanished since the listing.
+func describe(under int, de fs.DirEntry) (entry, bool, error) {
+	e := entry{name: de.Name(), kind: unix.S_IFREG}
+	switch de.Type() & fs.ModeType {
+	case fs.ModeDir:
+		e.kind = unix.S_IFDIR
+	case fs.ModeSymlink:
+		e.kind = unix.S_IFLNK
+		buf := make([]byte, unix.PathMax)
+		n, err := unix.Readlinkat(under, e.name, buf)
+		if err == unix.ENOENT {
+			return entry{}, false, nil
+		}
+		if err != nil {
+			return entry{}, false, err
+		}
+		e.target = string(buf[:n])
+	}
+	return e, true, nil
+}
+
+// placeholders creates each entry in the detached tmpfs: directories and
+// empty files to bind onto, symlinks as they are on the host.
+func placeholders(mnt int, ents []entry) error {
+	for _, e := range ents {
+		var err error
+		switch e.kind {
+		case unix.S_IFDIR:
+			err = unix.Mkdirat(mnt, e.name, 0o755)
+		case unix.S_IFLNK:
+			err = unix.Symlinkat(e.target, mnt, e.name)
+		default:
+			err = unix.Mknodat(mnt, e.name, unix.S_IFREG|0o644, 0)
+		}
+		if err != nil {
+			return &MountError{Op: "create", Target: e.name, Err: err}
+		}
+	}
+	return nil
+}

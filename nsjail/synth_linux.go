@@ -1,0 +1,188 @@
+package nsjail
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator"
+)
+
+// Views (coordinator.ViewDir) hold masks for the whole run: a masked name
+// does not exist inside, because its directory is replaced by a snapshot, a
+// read-only tmpfs holding a bind of every other entry the host directory
+// had at launch (symlinks recreated as symlinks). The snapshot sits on the
+// anchor's directory entry in the helper's private mount namespace; every
+// directory below the anchor on the way to a masked name is a snapshot
+// inside its parent's snapshot, on a dentry of that tmpfs, which the host
+// cannot rename, unlink or replace. Later clones (system directories,
+// grants, the host root) are recursive and carry the snapshots.
+//
+// Entries are cloned from a descriptor of the host directory taken before
+// it is covered, by name, never following a symlink. The anchor is opened
+// by path with RESOLVE_NO_SYMLINKS and every snapshot's directory must be
+// the one the coordinator checked (dev/ino): a swap refuses the launch.
+// Entry clones keep their source mount's attributes; the recursive clone
+// that shows them (read-only system directories, read grants, host root)
+// sets read-only on the whole tree.
+
+// viewAttrs: the snapshot tmpfs itself.
+const viewAttrs = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV | unix.MOUNT_ATTR_NOEXEC
+
+// viewIdent is a built snapshot: the host directory it stands for and the
+// tmpfs root that now shows at its path.
+type viewIdent struct{ host, tmpfs ident }
+
+// applyViews builds every anchor's snapshot, parents first, except "/"
+// (the host view's root, built at the staging directory by stageRootView).
+func (r *rootfs) applyViews() error {
+	for _, v := range r.cfg.Plan.Views {
+		if v.Path == "/" || r.viewOf(filepath.Dir(v.Path)) != nil {
+			continue // built inside its parent's snapshot
+		}
+		under, err := openNoFollow(unix.AT_FDCWD, v.Path, true, false)
+		if err != nil {
+			return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
+		}
+		err = r.snapshot(v, under, under)
+		unix.Close(under)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// viewOf returns the planned view of path, or nil.
+func (r *rootfs) viewOf(path string) *coordinator.ViewDir {
+	for i, v := range r.cfg.Plan.Views {
+		if v.Path == path {
+			return &r.cfg.Plan.Views[i]
+		}
+	}
+	return nil
+}
+
+// snapshot builds v's tmpfs from the host directory open at under and
+// attaches it onto at (under itself for an anchor, a placeholder in the
+// parent's snapshot otherwise).
+func (r *rootfs) snapshot(v coordinator.ViewDir, under, at int) error {
+	if dev, ino, err := fdIdent(under); err != nil || dev != v.Dev || ino != v.Ino {
+		return fmt.Errorf("view %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", v.Path, dev, ino, v.Dev, v.Ino)
+	}
+	ents, err := listEntries(under, v)
+	if err != nil {
+		return err
+	}
+	mnt, err := newViewTmpfs(under, len(ents))
+	if err != nil {
+		return &MountError{Op: "fsmount", Source: "tmpfs", Target: v.Path, Err: err}
+	}
+	defer unix.Close(mnt)
+	if err := placeholders(mnt, ents); err != nil {
+		return fmt.Errorf("view %s: %w", v.Path, err)
+	}
+	if err := moveInto(mnt, at, v.Path); err != nil {
+		return err
+	}
+	if err := r.fill(v, under, mnt, ents); err != nil {
+		return err
+	}
+	if err := setAttr(mnt, "", false, viewAttrs, v.Path); err != nil {
+		return err
+	}
+	return r.recordView(v, mnt, len(ents))
+}
+
+// fill binds every entry onto its placeholder, or builds a child view
+// there. Placeholders are named relative to the snapshot's own tmpfs,
+// which only this process can reach (a private mount namespace).
+func (r *rootfs) fill(v coordinator.ViewDir, under, mnt int, ents []entry) error {
+	for _, e := range ents {
+		if e.kind == unix.S_IFLNK || e.bare {
+			continue
+		}
+		if err := r.fillOne(v, under, mnt, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *rootfs) fillOne(v coordinator.ViewDir, under, mnt int, e entry) error {
+	path := filepath.Join(v.Path, e.name)
+	if child := r.viewOf(path); child != nil {
+		return r.childView(*child, under, mnt, e.name)
+	}
+	tree, err := unix.OpenTree(under, e.name, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+	if err != nil {
+		return &MountError{Op: "open_tree", Source: path, Flags: "OPEN_TREE_CLONE|AT_RECURSIVE", Err: err}
+	}
+	defer unix.Close(tree)
+	if err := unix.MoveMount(tree, "", mnt, e.name, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return &MountError{Op: "move_mount", Target: path, Err: err}
+	}
+	return nil
+}
+
+// childView builds a child's snapshot on its placeholder directory.
+func (r *rootfs) childView(v coordinator.ViewDir, under, mnt int, name string) error {
+	src, err := openNoFollow(under, name, true, true)
+	if err != nil {
+		return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
+	}
+	defer unix.Close(src)
+	dst, err := openNoFollow(mnt, name, true, true)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dst)
+	return r.snapshot(v, src, dst)
+}
+
+// newViewTmpfs makes a detached tmpfs with the host directory's mode (and
+// owner, where it is mapped in this user namespace).
+func newViewTmpfs(under, n int) (int, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(under, &st); err != nil {
+		return -1, err
+	}
+	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(fs)
+	opts := [][2]string{{"size", "1m"}, {"nr_inodes", fmt.Sprint(n + 8)}, {"mode", fmt.Sprintf("%o", st.Mode&0o7777)}}
+	if int(st.Uid) == unix.Getuid() && int(st.Gid) == unix.Getgid() {
+		opts = append(opts, [2]string{"uid", fmt.Sprint(st.Uid)}, [2]string{"gid", fmt.Sprint(st.Gid)})
+	}
+	for _, o := range opts {
+		if err := unix.FsconfigSetString(fs, o[0], o[1]); err != nil {
+			return -1, fmt.Errorf("tmpfs %s=%s: %w", o[0], o[1], err)
+		}
+	}
+	if err := unix.FsconfigCreate(fs); err != nil {
+		return -1, err
+	}
+	return unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+}
+
+// recordView reports the snapshot truthfully: a tmpfs standing for the
+// host directory (its dev/ino), how many entries it binds, what it hides.
+func (r *rootfs) recordView(v coordinator.ViewDir, mnt, n int) error {
+	dev, ino, err := fdIdent(mnt)
+	if err != nil {
+		return err
+	}
+	if r.views == nil {
+		r.views = map[string]viewIdent{}
+	}
+	r.views[v.Path] = viewIdent{host: ident{Path: v.Path, Dev: v.Dev, Ino: v.Ino}, tmpfs: ident{Path: v.Path, Dev: dev, Ino: ino}}
+	hide := strings.Join(append(slices.Clone(v.Hide), v.HideGlob...), ":")
+	r.records = append(r.records, coordinator.MountRecord{Target: v.Path, Kind: "view", Source: "tmpfs", Dev: v.Dev, Ino: v.Ino,
+		Flags: fmt.Sprintf("%s,entries=%d,hide=%s", attrNames(viewAttrs), n, hide)})
+	return nil
+}
