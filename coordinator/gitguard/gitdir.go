@@ -13,8 +13,8 @@ import (
 const maxMeta = 4096
 
 // record notes a repository's own git directory before the run: HEAD when
-// it is valid, which run states exist, and the entries under modules and
-// worktrees.
+// it is valid, whether objects and refs are directories, which run states
+// exist, and the entries under modules and worktrees.
 func (r *repoState) record(w *walker) error {
 	gd, err := r.openGitDir()
 	if err != nil {
@@ -22,6 +22,10 @@ func (r *repoState) record(w *walker) error {
 	}
 	defer unix.Close(gd)
 	r.head = readHead(gd)
+	for _, n := range []string{"objects", "refs"} {
+		e, ok, _ := lstatAt(gd, n)
+		r.present[n] = ok && e.isDir()
+	}
 	for _, n := range runStates {
 		_, r.present[n], _ = lstatAt(gd, n)
 	}
@@ -73,7 +77,7 @@ func (r *repoState) check(res *Result, g *Guard) {
 	defer unix.Close(gd)
 	for _, n := range []string{"objects", "refs"} {
 		restoreAt(gd, n, 0o700)
-		if e, ok, _ := lstatAt(gd, n); !ok || !e.isDir() {
+		if e, ok, _ := lstatAt(gd, n); r.present[n] && (!ok || !e.isDir()) {
 			res.Findings = append(res.Findings, Finding{Path: filepath.Join(dot, n), Why: "git no longer takes .git for a git directory without it",
 				Err: errors.New("it is missing or not a directory")})
 		}
@@ -106,12 +110,10 @@ func (r *repoState) checkHead(res *Result, g *Guard, gd int, dot string) {
 	if readHead(gd) != nil {
 		return
 	}
-	f := Finding{Path: filepath.Join(dot, "HEAD"), Why: "git would no longer take .git for a git directory and fall back to another one"}
 	if r.head == nil {
-		f.Err = errors.New("it was not valid before the run either, so acbox has nothing to restore it from")
-		res.Findings = append(res.Findings, f)
-		return
+		return // not valid before the run either: git fell back then too, and the walk judges where to
 	}
+	f := Finding{Path: filepath.Join(dot, "HEAD"), Why: "git would no longer take .git for a git directory and fall back to another one"}
 	if _, ok, _ := lstatAt(gd, "HEAD"); ok {
 		aside, err := moveAside(gd, "HEAD")
 		if err != nil {

@@ -143,3 +143,21 @@ func TestWatchTooLarge(t *testing.T) {
 		t.Errorf("Watch of a tree deeper than MaxDepth: %v", err)
 	}
 }
+
+// TestInvalidBeforeRun: a git directory that was not valid at launch (no
+// refs, garbage HEAD) is not the member's doing: nothing to restore, no
+// failure; a bare layout the member adds beside it is still moved aside.
+func TestInvalidBeforeRun(t *testing.T) {
+	grant := t.TempDir()
+	root := filepath.Join(grant, "p")
+	tree(t, root, ".git/HEAD = garbage\n", ".git/objects/", ".git/config", ".git/hooks/")
+	g, err := Watch([]Repo{{Root: root, Grant: grant, OwnGitDir: true}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree(t, root, "HEAD = ref: refs/heads/main\n", "objects/", "refs/")
+	res := g.Check()
+	if got := res.Paths(); res.Failed() || len(got) != 1 || got[0] != filepath.Join(root, "HEAD") {
+		t.Errorf("found %v, failed %v; want only the new bare layout's HEAD", res.Findings, res.Failed())
+	}
+}

@@ -181,3 +181,50 @@ func TestCarveoutSwapCaught(t *testing.T) {
 	}
 	e.noneLeft(t)
 }
+
+// TestGitRedirectsUndone: the native guarantees under docker. The member
+// makes .git invalid and lays the work tree out as a bare repository (the
+// issue's attack), plants a `.git` file in a directory that existed
+// before, and adds a submodule git directory; objects and refs cannot be
+// moved (pins). After the run HEAD is restored, everything new is moved
+// aside with a message naming it, and the report lists each path.
+func TestGitRedirectsUndone(t *testing.T) {
+	e := setup(t)
+	repo := gitRepo(t)
+	os.MkdirAll(filepath.Join(repo, ".git", "refs", "heads"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "src"), 0o755)
+	report := filepath.Join(t.TempDir(), "report.json")
+	r := e.sh(t, carvePrelude+`
+no objects-moved 'mv .git/objects .git/objects.x'
+no refs-moved 'mv .git/refs .git/refs.x'
+yes head-moved 'mv .git/HEAD .git/HEAD.orig'
+yes bare 'echo "ref: refs/heads/main" > HEAD && ln -s .git/objects objects && ln -s .git/refs refs && printf "[core]\n\tfsmonitor = evil\n" > config'
+yes gitfile 'echo "gitdir: ../evil" > src/.git'
+yes submodule 'mkdir -p .git/modules/x/objects .git/modules/x/refs x && echo "ref: refs/heads/main" > .git/modules/x/HEAD && echo "gitdir: ../.git/modules/x" > x/.git'
+`, "-w", repo, "--cwd", repo, "--report", report)
+	if r.code != 0 || strings.Contains(r.out, "BAD") || okLines(r.out) != 6 {
+		t.Fatalf("code %d\nout:\n%s\nerr:\n%s", r.code, r.out, r.errout)
+	}
+	if b, err := os.ReadFile(filepath.Join(repo, ".git", "HEAD")); err != nil || string(b) != "ref: refs/heads/main\n" {
+		t.Errorf(".git/HEAD not restored: %q %v", b, err)
+	}
+	for _, p := range []string{"HEAD", "src/.git", "x/.git", ".git/modules/x"} {
+		if _, err := os.Lstat(filepath.Join(repo, p)); err == nil {
+			t.Errorf("%s is left in place", p)
+		}
+		if !strings.Contains(r.errout, filepath.Join(repo, p)+" appeared during the run") {
+			t.Errorf("no message names %s: %s", p, r.errout)
+		}
+	}
+	b, _ := os.ReadFile(report)
+	var rep struct {
+		ExitScan struct {
+			GitRedirects []string `json:"git_redirects"`
+		} `json:"exit_scan"`
+	}
+	json.Unmarshal(b, &rep)
+	if len(rep.ExitScan.GitRedirects) != 5 {
+		t.Errorf("exit_scan.git_redirects %q, want the five paths", rep.ExitScan.GitRedirects)
+	}
+	e.noneLeft(t)
+}
