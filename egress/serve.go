@@ -60,14 +60,20 @@ func (p *Proxy) refuse(c net.Conn, d Decision, err error) {
 	lingerClose(c)
 }
 
-// refuseBusy turns away a connection over MaxConns without reading from it.
+// refuseBusy turns away a connection over MaxConns without reading its
+// request: a 503 whose body names the cap and the way out, then a brief
+// drain in the background so the client reads the answer rather than a
+// reset, and never a wait in the accept loop. Slots come back as soon as
+// connections end; a connection that holds one without progress ends at
+// the header or the idle timeout, so the cap cannot wedge the proxy.
 func (p *Proxy) refuseBusy(c net.Conn) {
 	p.cfg.OnDecision(Decision{Reason: fmt.Sprintf("over the limit of %d connections", p.cfg.MaxConns)})
 	// A fresh socket's send buffer is empty, so this small write does not
 	// block the accept loop; the deadline is a backstop.
 	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
-	reply(c, http.StatusServiceUnavailable)
-	c.Close()
+	replyText(c, http.StatusServiceUnavailable,
+		fmt.Sprintf("too many open connections through the proxy (limit %d); close some and retry", p.cfg.MaxConns))
+	go lingerClose(c)
 }
 
 func statusOf(err error) int {
@@ -82,10 +88,12 @@ func statusOf(err error) int {
 }
 
 // reply writes a terse, complete response.
-func reply(c net.Conn, status int) {
-	text := http.StatusText(status)
+func reply(c net.Conn, status int) { replyText(c, status, http.StatusText(status)) }
+
+// replyText writes a complete response with a one-line body.
+func replyText(c net.Conn, status int, text string) {
 	fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\n"+
-		"Content-Length: %d\r\nConnection: close\r\n\r\n%s\n", status, text, len(text)+1, text)
+		"Content-Length: %d\r\nConnection: close\r\n\r\n%s\n", status, http.StatusText(status), len(text)+1, text)
 }
 
 // lingerClose half-closes and drains briefly before closing, so a client
