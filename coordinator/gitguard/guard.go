@@ -190,7 +190,10 @@ func (g *Guard) Check() *Result {
 			g.quarantine(res, d, "commondir", "git would take hooks and config from where it points")
 		}
 	}
-	w := &walker{left: MaxDirs, skip: g.asides, visit: func(path string, fd int) error { g.judge(res, path, fd); return nil }}
+	w := &walker{left: MaxDirs, skip: g.asides, visit: func(path string, fd int, has func(string) bool) error {
+		g.judge(res, path, fd, has)
+		return nil
+	}}
 	if err := g.walkAll(w); err != nil {
 		res.Findings = append(res.Findings, Finding{Path: strings.Join(g.roots, " "), Why: "the work tree could not be checked for new git directories", Err: err})
 	}

@@ -18,7 +18,23 @@ type dirent struct {
 type walker struct {
 	left  int
 	skip  map[string]bool // paths not to enter
-	visit func(path string, fd int) error
+	visit func(path string, fd int, has func(string) bool) error
+}
+
+// names answers whether a listed directory holds a name; nil listing:
+// unknown, so every name is looked up.
+func names(ents []dirent, listed bool) func(string) bool {
+	if !listed {
+		return func(string) bool { return true }
+	}
+	set := make(map[string]bool, 4)
+	for _, e := range ents {
+		switch e.name {
+		case ".git", "HEAD", "objects", "refs":
+			set[e.name] = true
+		}
+	}
+	return func(n string) bool { return set[n] }
 }
 
 // tree visits root and every directory below it, except the insides of
@@ -39,7 +55,8 @@ func (w *walker) one(dir string) error {
 		return nil
 	}
 	defer unix.Close(fd)
-	return w.visit(dir, fd)
+	ents, err := dirNames(fd)
+	return w.visit(dir, fd, names(ents, err == nil))
 }
 
 func (w *walker) dir(fd int, path string, depth int) error {
@@ -49,12 +66,9 @@ func (w *walker) dir(fd int, path string, depth int) error {
 	if depth > MaxDepth {
 		return fmt.Errorf("%w: %s is more than %d levels deep", ErrTooLarge, path, MaxDepth)
 	}
-	if err := w.visit(path, fd); err != nil {
-		return err
-	}
 	ents, err := dirNames(fd)
-	if err != nil {
-		return nil // unlistable (not ours): its names are unknown to the user's shell too
+	if verr := w.visit(path, fd, names(ents, err == nil)); verr != nil || err != nil {
+		return verr // unlistable (not ours): the names below are unknown to the user's shell too
 	}
 	for _, e := range ents {
 		if !e.dir || e.name == ".git" || w.skip[filepath.Join(path, e.name)] {
@@ -75,11 +89,11 @@ func (w *walker) dir(fd int, path string, depth int) error {
 
 // record notes, before the run, the `.git` entry and bare layout of one
 // directory.
-func (g *Guard) record(path string, fd int) error {
-	if e, ok, _ := lstatAt(fd, ".git"); ok {
+func (g *Guard) record(path string, fd int, has func(string) bool) error {
+	if e, ok := dotGit(fd, has); ok {
 		g.marks[filepath.Join(path, ".git")] = e
 	}
-	if bareLayout(fd) {
+	if bareLayout(fd, has) {
 		g.bare[path] = true
 	}
 	return nil
@@ -87,22 +101,34 @@ func (g *Guard) record(path string, fd int) error {
 
 // judge moves aside, after the run, a `.git` entry that is not the one
 // recorded at that path, and the HEAD of a bare layout that is new.
-func (g *Guard) judge(res *Result, path string, fd int) {
+func (g *Guard) judge(res *Result, path string, fd int, has func(string) bool) {
 	dot := filepath.Join(path, ".git")
-	if e, ok, _ := lstatAt(fd, ".git"); ok {
+	if e, ok := dotGit(fd, has); ok {
 		if old, had := g.marks[dot]; !had || !sameEntry(old, e) {
 			g.moveAt(res, fd, path, ".git", "git run here or in a submodule path would use it instead of the repository's own")
 		}
 	}
-	if !g.bare[path] && bareLayout(fd) {
+	if !g.bare[path] && bareLayout(fd, has) {
 		g.moveAt(res, fd, path, "HEAD", "with objects and refs beside it, git takes this directory for a bare repository")
 	}
 }
 
+// dotGit is the directory's `.git` entry, looked up only when listed.
+func dotGit(fd int, has func(string) bool) (entry, bool) {
+	if !has(".git") {
+		return entry{}, false
+	}
+	e, ok, _ := lstatAt(fd, ".git")
+	return e, ok
+}
+
 // bareLayout: HEAD, objects and refs all exist (of any type: git follows
 // links to judge them, so a link counts).
-func bareLayout(fd int) bool {
+func bareLayout(fd int, has func(string) bool) bool {
 	for _, n := range []string{"HEAD", "objects", "refs"} {
+		if !has(n) {
+			return false
+		}
 		if _, ok, _ := lstatAt(fd, n); !ok {
 			return false
 		}
