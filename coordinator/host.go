@@ -20,6 +20,7 @@ type Host struct {
 	Protect   []string // protected paths from the config and ACBOX_PROTECT
 	// MaxSandboxes is the config's admission override (0: computed).
 	MaxSandboxes int
+	Memory       int64                       // the host's RAM in bytes; 0: read it with HostMemory when needed
 	Getenv       func(string) (string, bool) // nil: os.LookupEnv
 }
 

@@ -37,7 +37,7 @@ func Narrower(child, parent *Plan) error {
 			return err
 		}
 	}
-	for _, check := range []func(child, parent *Plan) error{protectNarrower, viewNarrower, limitsNarrower} {
+	for _, check := range []func(child, parent *Plan) error{protectNarrower, viewNarrower, limitsNarrower, tmpfsNarrower} {
 		if err := check(child, parent); err != nil {
 			return err
 		}
@@ -94,6 +94,22 @@ func limitsNarrower(child, parent *Plan) error {
 	}
 	if c.Pids > p.Pids {
 		return refuse("limits.pids", fmt.Sprintf("%d is more than the requester's %d", c.Pids, p.Pids), "ask for no more than the requester's limits")
+	}
+	return nil
+}
+
+// tmpfsNarrower: a child's tmpfs mounts are memory (see budget.go), so
+// they count against the requester's limit. Resolve already holds them to
+// the child's own limit, which limitsNarrower keeps at most the
+// requester's; this says so by name, and holds for a plan built by hand.
+func tmpfsNarrower(child, parent *Plan) error {
+	total, err := tmpfsTotal(child.Tmpfs)
+	if err != nil {
+		return err
+	}
+	if total > parent.Limits.Memory {
+		return refuse(largest(child.Tmpfs), fmt.Sprintf("a nested launch's tmpfs mounts count against the requester's memory limit: with /dev/shm they total %s, more than its %s",
+			totalText(total), FormatSize(parent.Limits.Memory)), "ask for smaller tmpfs sizes")
 	}
 	return nil
 }

@@ -46,6 +46,11 @@ func TestNarrower(t *testing.T) {
 		{"mount shows a mask", Plan{Mounts: []Mount{{Source: "/repo", Target: "/z", Readonly: true}}, Network: Network{Mode: "none"}}, "/repo/.env"},
 		{"mount under the requester's mount target, other host path", Plan{Mounts: []Mount{{Source: "/opt/pi-target/x", Target: "/x", Readonly: true}}, Network: Network{Mode: "none"}}, "/opt/pi-target/x"},
 		{"more processes", Plan{Limits: Limits{Memory: 1 << 20, Pids: 4096}, Network: Network{Mode: "none"}}, "limits.pids"},
+		{"tmpfs within the requester's memory", Plan{Tmpfs: []Tmpfs{{"/tmp", 512 << 20}, {"/home/u", 256 << 20}}, Network: Network{Mode: "none"}}, ""},
+		{"tmpfs beyond the requester's memory", Plan{Tmpfs: []Tmpfs{{"/tmp", 256 << 20}, {"/big", 64 << 30}}, Network: Network{Mode: "none"}}, "count against the requester's memory limit"},
+		{"tmpfs just over", Plan{Tmpfs: []Tmpfs{{"/tmp", 1<<30 - DevShmSize + 1}}, Network: Network{Mode: "none"}}, "/tmp"},
+		{"tmpfs unlimited", Plan{Tmpfs: []Tmpfs{{"/big", 0}}, Network: Network{Mode: "none"}}, "/big: tmpfs size 0"},
+		{"tmpfs within a lower own limit but not the requester's", Plan{Limits: Limits{Memory: 4 << 30, Pids: 10}, Tmpfs: []Tmpfs{{"/big", 2 << 30}}, Network: Network{Mode: "none"}}, "limits.memory"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -67,7 +72,7 @@ func TestNarrower(t *testing.T) {
 // have it too but must keep every mask it could see through.
 func TestNarrowerHostView(t *testing.T) {
 	parent := &Plan{View: ViewHost, Masks: []Mask{{Path: "/home/u/.ssh", Why: "credentials"}},
-		Network: Network{Mode: "none"}, Limits: Limits{Memory: 1, Pids: 1}}
+		Network: Network{Mode: "none"}, Limits: Limits{Memory: 1 << 30, Pids: 1}}
 	ok := &Plan{View: ViewHost, Masks: parent.Masks, Network: Network{Mode: "none"}, Limits: parent.Limits}
 	if err := Narrower(ok, parent); err != nil {
 		t.Fatalf("same view and masks refused: %v", err)
@@ -81,7 +86,7 @@ func TestNarrowerHostView(t *testing.T) {
 // TestNarrowerHostPorts: under a --net host requester a child may list
 // only ports the requester lists.
 func TestNarrowerHostPorts(t *testing.T) {
-	parent := &Plan{Network: Network{Mode: "host", ConnectPorts: []uint16{443}, BindPorts: []uint16{8080}}, Limits: Limits{Memory: 1, Pids: 1}}
+	parent := &Plan{Network: Network{Mode: "host", ConnectPorts: []uint16{443}, BindPorts: []uint16{8080}}, Limits: Limits{Memory: 1 << 30, Pids: 1}}
 	for _, c := range []struct {
 		child Network
 		want  string

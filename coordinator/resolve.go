@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,16 +38,20 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if p.Mounts, err = resolveMounts(s.Mounts, h); err != nil {
 		return nil, err
 	}
-	if p.Tmpfs, err = resolveTmpfs(s.Tmpfs, h); err != nil {
+	if p.Limits, err = resolveLimits(s.Limits); err != nil {
+		return nil, err
+	}
+	if p.Tmpfs, err = resolveTmpfs(s.Tmpfs, h, p.Limits.Memory); err != nil {
 		return nil, err
 	}
 	if p.Network, err = resolveNetwork(s.Access.Network); err != nil {
 		return nil, err
 	}
-	if p.Limits, err = resolveLimits(s.Limits); err != nil {
+	if err = resolveView(p, h); err != nil {
 		return nil, err
 	}
-	if err = resolveView(p, h); err != nil {
+	// After the view: the host view has no home tmpfs to count.
+	if err = CheckTmpfsBudget(p.Tmpfs, p.Limits.Memory, hostMemory(h)); err != nil {
 		return nil, err
 	}
 	if p.View != ViewHost {
@@ -167,13 +172,21 @@ func mountKind(src string) (string, error) {
 	return "", refuse(src, "mount source is neither a directory, a regular file nor a socket", "")
 }
 
-func resolveTmpfs(ts []TmpfsSpec, h Host) ([]Tmpfs, error) {
-	out := []Tmpfs{{Target: "/tmp", Size: TmpSize}, {Target: h.Home, Size: HomeSize}}
+// resolveTmpfs: /tmp and home get their default sizes (see
+// defaultTmpfsSizes) unless a tmpfs names them; each target once.
+func resolveTmpfs(ts []TmpfsSpec, h Host, memory int64) ([]Tmpfs, error) {
+	tmp, home := defaultTmpfsSizes(memory)
+	out := []Tmpfs{{Target: "/tmp", Size: tmp}, {Target: h.Home, Size: home}}
+	given := map[string]bool{}
 	for _, t := range ts {
 		dst, ok := cleanAbs(t.Target)
 		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
 			return nil, refuse(t.Target, "tmpfs target must be absolute and not /, /proc, /dev or /sys", "")
 		}
+		if given[dst] {
+			return nil, invalid("tmpfs %s is given more than once: give it once, with the size you want", dst)
+		}
+		given[dst] = true
 		size := int64(ExtraTmpfs)
 		if t.Size != "" {
 			var err error
@@ -181,10 +194,24 @@ func resolveTmpfs(ts []TmpfsSpec, h Host) ([]Tmpfs, error) {
 				return nil, err
 			}
 		}
-		out = append(out, Tmpfs{Target: dst, Size: size})
+		out = append(dropTmpfs(out, dst), Tmpfs{Target: dst, Size: size})
 	}
 	sortParentsFirst(out, func(i int) string { return out[i].Target })
 	return out, nil
+}
+
+// hostMemory is h.Memory, else the host's RAM; 0 when it cannot be read
+// (then only the memory limit bounds the tmpfs sizes, and admission, which
+// needs the figure too, refuses the launch).
+func hostMemory(h Host) int64 {
+	if h.Memory > 0 {
+		return h.Memory
+	}
+	m, err := HostMemory()
+	if err != nil {
+		return 0
+	}
+	return m
 }
 
 func resolveLimits(l LimitsSpec) (Limits, error) {
@@ -193,6 +220,9 @@ func resolveLimits(l LimitsSpec) (Limits, error) {
 		m, err := ParseSize(l.Memory)
 		if err != nil {
 			return out, err
+		}
+		if m < MinMemory {
+			return out, refuse("limits.memory", fmt.Sprintf("%s is too little: a sandbox needs at least %s (its /dev/shm alone is %s)", l.Memory, FormatSize(MinMemory), FormatSize(DevShmSize)), "give --memory 128MiB or more")
 		}
 		out.Memory = m
 	}

@@ -37,7 +37,7 @@ func newFixture(t *testing.T) fixture {
 	os.MkdirAll(filepath.Join(root, "var", "state"), 0o700)
 	os.Symlink(filepath.Join(home, "proj"), filepath.Join(home, "link"))
 	os.WriteFile(filepath.Join(home, "file"), nil, 0o644)
-	h := Host{UID: 1000, GID: 1000, User: "u", Home: home, Cwd: filepath.Join(home, "proj"),
+	h := Host{UID: 1000, GID: 1000, User: "u", Home: home, Cwd: filepath.Join(home, "proj"), Memory: 24 << 30,
 		StateDir: filepath.Join(root, "var", "state"), Protect: []string{filepath.Join(home, "secret")},
 		Getenv: func(k string) (string, bool) {
 			return map[string]string{"LANG": "de_DE.UTF-8", "SECRET": "s"}[k], k == "LANG" || k == "SECRET"

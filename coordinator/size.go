@@ -32,3 +32,21 @@ func ParseSize(s string) (int64, error) {
 	}
 	return n * mult, nil
 }
+
+// FormatSize writes n bytes in the largest binary unit not above it, whole
+// when exact ("256MiB") and with one decimal otherwise ("64.8GiB").
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		switch {
+		case n < u.mult:
+		case n%u.mult == 0:
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		default:
+			return strconv.FormatFloat(float64(n)/float64(u.mult), 'f', 1, 64) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10) + "B"
+}

@@ -86,8 +86,9 @@ type LimitsSpec struct {
 // MaxSpecBytes bounds a spec read from a file or stdin.
 const MaxSpecBytes = 1 << 20
 
-// ParseSpec reads one JSON launch spec. Unknown fields, trailing data and
-// oversize input are refused with the offending field or reason named.
+// ParseSpec reads one JSON launch spec strictly (see DecodeStrict: unknown
+// or repeated fields, wrong types, null, trailing data), refusing oversize
+// input and an empty cwd; errors name the JSON path.
 func ParseSpec(r io.Reader) (Spec, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxSpecBytes+1))
 	if err != nil {
@@ -96,16 +97,26 @@ func ParseSpec(r io.Reader) (Spec, error) {
 	if len(data) > MaxSpecBytes {
 		return Spec{}, invalid("spec is larger than %d bytes", MaxSpecBytes)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var s Spec
-	if err := dec.Decode(&s); err != nil {
+	if err := DecodeStrict(data, &s); err != nil {
 		return Spec{}, invalid("spec: %v", err)
 	}
-	if dec.More() {
-		return Spec{}, invalid("spec: trailing data after the JSON object")
+	if err := checkEmptyCwd(data); err != nil {
+		return Spec{}, err
 	}
 	return s, nil
+}
+
+// checkEmptyCwd refuses "cwd": "", which decodes like an absent cwd (the
+// launch directory, or the private home) though it reads as a request.
+func checkEmptyCwd(data []byte) error {
+	var c struct {
+		Cwd *string `json:"cwd"`
+	}
+	if json.Unmarshal(data, &c) == nil && c.Cwd != nil && *c.Cwd == "" {
+		return invalid(`spec: cwd is "": leave it out for the default (the launch directory when it is granted, else the private home), or name a directory`)
+	}
+	return nil
 }
 
 // String renders the spec as indented JSON (for messages and tests).

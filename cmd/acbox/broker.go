@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/acbox/acbox/coordinator"
@@ -94,11 +95,10 @@ func (b *broker) handle(c *net.UnixConn) {
 		reply(c, nestedReply{Error: "pass_env in a nested launch: the broker would read the host's environment; send the values in env", Code: coordinator.ExitUsage})
 		return
 	}
+	// Before resolving: the default /tmp and home sizes follow the limit.
+	inheritLimits(&req.Spec.Limits, b.parent.Limits)
 	relay := coordinator.NewEvents(eventRelay{c, b.events})
-	check := func(p *coordinator.Plan) error {
-		inheritLimits(p, req.Spec.Limits, b.parent.Limits)
-		return b.check(p)
-	}
+	check := b.check
 	scanned := func() *ExitScan { return nil }
 	if req.Report { // the exit scan runs here, outside, as for a launch from the host
 		check, scanned = exitScanHook(check, true)
@@ -123,15 +123,16 @@ func (b *broker) check(p *coordinator.Plan) error {
 	return coordinator.Narrower(p, b.parent)
 }
 
-// inheritLimits gives a child that asked for no memory or pids limit its
+// inheritLimits gives a child that asks for no memory or pids limit its
 // requester's, where that is smaller than the default; a limit the child
-// asked for is left for Narrower to judge.
-func inheritLimits(p *coordinator.Plan, asked coordinator.LimitsSpec, parent coordinator.Limits) {
-	if asked.Memory == "" && p.Limits.Memory > parent.Memory {
-		p.Limits.Memory = parent.Memory
+// asks for is left for Narrower to judge. It edits the spec, not the plan,
+// so that what depends on the limit (the default tmpfs sizes) follows it.
+func inheritLimits(asked *coordinator.LimitsSpec, parent coordinator.Limits) {
+	if asked.Memory == "" && parent.Memory < coordinator.DefaultMemory {
+		asked.Memory = strconv.FormatInt(parent.Memory, 10)
 	}
-	if asked.Pids == 0 && p.Limits.Pids > parent.Pids {
-		p.Limits.Pids = parent.Pids
+	if asked.Pids == 0 && parent.Pids < coordinator.DefaultPids {
+		asked.Pids = parent.Pids
 	}
 }
 

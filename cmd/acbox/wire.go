@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -40,13 +41,18 @@ func sendRequest(c *net.UnixConn, req nestedRequest, files []*os.File) error {
 	if err != nil {
 		return err
 	}
+	return sendRaw(c, body, files)
+}
+
+// sendRaw sends one request body, length first, with files attached.
+func sendRaw(c *net.UnixConn, body []byte, files []*os.File) error {
 	msg := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
 	msg = append(msg, body...)
 	fds := make([]int, len(files))
 	for i, f := range files {
 		fds[i] = int(f.Fd())
 	}
-	_, _, err = c.WriteMsgUnix(msg, unix.UnixRights(fds...), nil)
+	_, _, err := c.WriteMsgUnix(msg, unix.UnixRights(fds...), nil)
 	return err
 }
 
@@ -75,7 +81,30 @@ func recvRequest(c *net.UnixConn) (nestedRequest, []*os.File, error) {
 		}
 		body = append(body, buf[:m]...)
 	}
-	return req, files, json.Unmarshal(body[:size], &req)
+	req, err = decodeRequest(body[:size])
+	return req, files, err
+}
+
+// decodeRequest reads a request as strictly as `--spec` reads a spec: an
+// unknown, repeated or mistyped field anywhere is refused with its JSON
+// path named, never dropped (a member may speak this protocol directly,
+// and a dropped field is a request silently changed).
+func decodeRequest(body []byte) (nestedRequest, error) {
+	var raw struct {
+		Spec   json.RawMessage `json:"spec"`
+		Report bool            `json:"report"`
+	}
+	if err := coordinator.DecodeStrict(body, &raw); err != nil {
+		return nestedRequest{}, fmt.Errorf("%w: nested launch: request: %v; send only spec and report", coordinator.ErrInvalid, err)
+	}
+	if raw.Spec == nil {
+		return nestedRequest{}, fmt.Errorf("%w: nested launch: the request has no spec", coordinator.ErrInvalid)
+	}
+	spec, err := coordinator.ParseSpec(bytes.NewReader(raw.Spec))
+	if err != nil {
+		return nestedRequest{}, fmt.Errorf("nested launch: %w", err)
+	}
+	return nestedRequest{Spec: spec, Report: raw.Report}, nil
 }
 
 func parseRights(oob []byte) ([]*os.File, error) {

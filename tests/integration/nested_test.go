@@ -162,3 +162,87 @@ func psIDs(t *testing.T, m mode, w string) []string {
 	}
 	return out
 }
+
+// TestNestedTmpfsCounts: a child's tmpfs mounts are memory, and count
+// against the requester's limit; a child that names no limit gets default
+// /tmp and home sizes shrunk to the requester's limit, so it still runs.
+func TestNestedTmpfsCounts(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		f := newFixture(t, m)
+		w := f.dir("w")
+		script := `
+acbox run --tmpfs /big:64GiB -- true 2>` + w + `/big.err; echo big=$?
+acbox run --tmpfs /over:100MiB -- true 2>/dev/null; echo over=$?
+acbox run --tmpfs /fits:64MiB -- sh -c 'df -k /tmp /fits | tail -2 | tr -s " " | cut -d" " -f2 | tr "\n" " "'; echo fits=$?
+`
+		res := runBox(t, m, "run", "--delegate", "--memory", "256MiB", "-w", w, "--", "sh", "-c", script)
+		if res.code != 0 {
+			t.Fatalf("%v", res)
+		}
+		// 64+32 MiB defaults, /dev/shm 64 MiB and 100 MiB make 260 MiB.
+		for _, want := range []string{"big=125", "over=125", "65536 65536 fits=0"} {
+			if !strings.Contains(res.stdout, want) {
+				t.Errorf("missing %q\n%v", want, res)
+			}
+		}
+		if msg := readFile(t, w+"/big.err"); !strings.Contains(msg, "/big") || !strings.Contains(msg, "256MiB") || !strings.Contains(msg, "tmpfs") {
+			t.Errorf("the refusal does not name the tmpfs and the requester's limit: %q", msg)
+		}
+	})
+}
+
+// strictClient speaks the broker's wire protocol (4-byte length, JSON, the
+// three standard streams as SCM_RIGHTS) with a request given as argv[1],
+// the way a member that bypasses the acbox binary inside would, and prints
+// the broker's last reply line.
+const strictClient = `import json, os, socket, struct, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(os.environ["ACBOX_SOCKET"])
+body = sys.argv[1].encode()
+socket.send_fds(s, [struct.pack(">I", len(body)) + body], [0, 1, 2])
+last = b""
+for line in s.makefile("rb"):
+    last = line
+print("reply:", last.decode().strip())
+`
+
+// TestNestedStrictRequest: the broker refuses a request with a field it
+// does not know, anywhere in it, naming the field (a typo'd "writ" or
+// "sise" would otherwise be dropped silently and the child run without
+// it); a well-formed request still runs.
+func TestNestedStrictRequest(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		f := newFixture(t, m)
+		w := f.dir("w")
+		client := f.file("client.py", strictClient)
+		cases := []struct{ name, req, want string }{
+			{"well-formed", `{"spec":{"command":["true"]}}`, `reply: {"exit":0}`},
+			{"top level", `{"spec":{"command":["true"]},"reprot":true}`, `reprot`},
+			{"in the spec", `{"spec":{"command":["true"],"frobnicate":1}}`, `frobnicate`},
+			{"deep", `{"spec":{"command":["true"],"tmpfs":[{"target":"/x","sise":"1GiB"}]}}`, `sise`},
+			{"in access", `{"spec":{"command":["true"],"access":{"writ":["` + w + `"]}}}`, `writ`},
+			{"a field in another case", `{"spec":{"Command":["true"]}}`, `Command`},
+		}
+		var script strings.Builder
+		for _, c := range cases {
+			fmt.Fprintf(&script, "python3 %s '%s'\n", client, c.req)
+		}
+		res := runBox(t, m, "run", "--delegate", "-r", f.root, "-w", w, "--", "sh", "-c", script.String())
+		if res.code != 0 {
+			t.Fatalf("%v", res)
+		}
+		replies := strings.Split(strings.TrimSpace(res.stdout), "\n")
+		if len(replies) != len(cases) {
+			t.Fatalf("want %d replies\n%v", len(cases), res)
+		}
+		for i, c := range cases {
+			got := replies[i]
+			if !strings.Contains(got, c.want) {
+				t.Errorf("%s: %q, want %q in it", c.name, got, c.want)
+			}
+			if i > 0 && (!strings.Contains(got, `"code":2`) || !strings.Contains(got, "unknown field")) {
+				t.Errorf("%s: not refused as malformed: %q", c.name, got)
+			}
+		}
+	})
+}

@@ -69,6 +69,12 @@ func TestRefusals(t *testing.T) {
 			{"pass-env ACBOX_", []string{"--pass-env", "ACBOX_PROTECT"}, nil, exitUsage, "ACBOX_PROTECT"},
 			{"env without =", []string{"--env", "NOVALUE"}, nil, exitUsage, "NOVALUE"},
 			{"unknown flag", []string{"--frobnicate"}, nil, exitUsage, "frobnicate"},
+			{"tmpfs over the memory limit", []string{"--memory", "256MiB", "--tmpfs", "/big:64GiB"}, nil, exitRefused, "more than the memory limit of 256MiB"},
+			{"tmpfs over the default limit", []string{"--tmpfs", "/big:2GiB"}, nil, exitRefused, "more than the memory limit of 2GiB"},
+			{"tmpfs larger than the host", []string{"--memory", "64TiB", "--tmpfs", "/big:32TiB"}, nil, exitRefused, "more than this host's memory"},
+			{"/tmp over the memory limit", []string{"--memory", "256MiB", "--tmpfs", "/tmp:256MiB"}, nil, exitRefused, "/tmp 256MiB"},
+			{"tmpfs given twice", []string{"--tmpfs", "/x", "--tmpfs", "/x:8MiB"}, nil, exitUsage, "more than once"},
+			{"memory too small", []string{"--memory", "2"}, nil, exitRefused, "at least 128MiB"},
 		}
 		for _, c := range cases {
 			ran := filepath.Join(w, "ran-"+strings.NewReplacer("/", "_", " ", "_").Replace(c.name))
@@ -82,6 +88,40 @@ func TestRefusals(t *testing.T) {
 			}
 			if _, err := os.Lstat(ran); err == nil {
 				t.Errorf("%s: the command ran although acbox refused", c.name)
+			}
+		}
+	})
+}
+
+// TestSpecRefusals: a JSON spec is read strictly; each error names the JSON
+// path and the status is 2 (malformed), and nothing runs.
+func TestSpecRefusals(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		fx := newFixture(t, m)
+		w := fx.dir("w")
+		ran := filepath.Join(w, "ran")
+		touch := `"command":["touch","` + ran + `"],"access":{"write":["` + w + `"]}`
+		cases := []struct{ name, spec, msg string }{
+			{"empty cwd", `{` + touch + `,"cwd":""}`, `cwd is ""`},
+			{"repeated key", `{"command":["true"],` + touch + `}`, "command is given more than once"},
+			{"wrong type", `{` + touch + `,"exclude":["/a",3]}`, "exclude[1]: want a string, got the number 3"},
+			{"unknown deep", `{` + touch + `,"tmpfs":[{"target":"/x","sise":"1GiB"}]}`, `unknown field "sise" in tmpfs[0]`},
+			{"another case", `{` + touch + `,"CWD":"` + w + `"}`, `unknown field "CWD"`},
+		}
+		for _, c := range cases {
+			spec := fx.file("spec.json", c.spec)
+			r := runBox(t, m, "run", "--spec", spec)
+			if r.code != exitUsage || !strings.Contains(r.stderr, c.msg) {
+				t.Errorf("%s: want exit %d and %q on stderr\n%v", c.name, exitUsage, c.msg, r)
+			}
+			for _, goish := range []string{"Go struct", "Go value", "[]string", "coordinator."} {
+				if strings.Contains(r.stderr, goish) {
+					t.Errorf("%s: the message names a Go type: %q", c.name, r.stderr)
+				}
+			}
+			if _, err := os.Lstat(ran); err == nil {
+				t.Errorf("%s: the command ran although acbox refused", c.name)
+				os.Remove(ran)
 			}
 		}
 	})
