@@ -2,6 +2,7 @@ package nsjail
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -25,6 +26,10 @@ func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool, 
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
 		return err
 	}
+	sigpending, err := sigpendingShare(p.Limits.Memory)
+	if err != nil {
+		return err
+	}
 	limits := []struct {
 		name     string
 		resource int
@@ -33,6 +38,7 @@ func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool, 
 		{"nproc", unix.RLIMIT_NPROC, uint64(p.Limits.Pids)},
 		{"nofile", unix.RLIMIT_NOFILE, nofile.Max}, // soft = hard: Go raises its own soft limit anyway
 		{"core", unix.RLIMIT_CORE, 0},
+		{"sigpending", unix.RLIMIT_SIGPENDING, sigpending},
 	}
 	rep.Limits = map[string]string{}
 	for _, l := range limits {
@@ -56,6 +62,24 @@ func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool, 
 			Why: "RLIMIT_NPROC does not bind the host's root user and no pids cgroup could be made; run acbox as an unprivileged user, give it a writable cgroup, or pass --best-effort"})
 	}
 	return nil
+}
+
+// sigpendingShare is the member's RLIMIT_SIGPENDING: queued signals are
+// counted per user across user namespaces, so a member queueing real-time
+// signals up to the user's own limit would leave the user's other processes
+// none (sigqueue fails with EAGAIN). The limit binds the sandbox's count, so
+// it gets the share of the user's limit that the per-user counters get
+// (counterShare); an unlimited host value stays unlimited.
+func sigpendingShare(memory int64) (uint64, error) {
+	var cur unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_SIGPENDING, &cur); err != nil {
+		return 0, err
+	}
+	if cur.Max > math.MaxInt64 {
+		return cur.Max, nil
+	}
+	hostMem, _ := coordinator.HostMemory()
+	return uint64(counterShare(int64(cur.Max), memory, hostMem)), nil
 }
 
 // withDataLimit runs start (the member's fork and exec) with RLIMIT_DATA at
