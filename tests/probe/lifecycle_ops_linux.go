@@ -100,18 +100,24 @@ func (r *Runner) killThenGC() Line {
 	return life("life.kill-gc", expect, design, passf("gc: %s", strings.Join(strings.Fields(out), " ")))
 }
 
-// nestedWider runs, inside a delegating sandbox, an `acbox run` that asks
-// for a grant its requester does not have; the broker must refuse it.
+// nestedWider runs, inside a delegating sandbox with a 256 MiB limit, two
+// `acbox run`s wider than their requester: a write grant it does not have,
+// and a tmpfs far beyond its memory (tmpfs pages are memory no rlimit
+// counts); the broker must refuse both, each with its reason.
 func (r *Runner) nestedWider() Line {
-	const expect = "inside a delegating sandbox, a nested launch wider than its requester is refused (125) by the broker"
+	const expect = "inside a delegating sandbox, a nested launch wider than its requester (a write grant, a tmpfs beyond its memory) is refused (125) by the broker"
 	if r.docker() {
 		return life("life.nested-wider", expect, design, skipf("the docker backend has no nested launches"))
 	}
-	args := append(r.runFlags(), "--delegate", "--read", r.Fixture.Read, "--", "acbox", "run", "--write", r.Fixture.Read, "--", "true")
+	script := `acbox run --write ` + r.Fixture.Read + ` -- true; echo write=$?; acbox run --tmpfs /big:64GiB -- true; echo tmpfs=$?`
+	args := append(r.runFlags(), "--delegate", "--memory", "256MiB", "--read", r.Fixture.Read, "--", "sh", "-c", script)
 	c := exec.Command(r.Exe, args...)
 	out, _ := c.CombinedOutput()
-	if code := c.ProcessState.ExitCode(); code != 125 || !strings.Contains(string(out), "nested write grant") {
-		return life("life.nested-wider", expect, design, failf("exit %d: %s", code, strings.TrimSpace(string(out))))
+	text := strings.TrimSpace(string(out))
+	for _, want := range []string{"write=125", "nested write grant", "tmpfs=125", "more than the memory limit of 256MiB"} {
+		if !strings.Contains(text, want) {
+			return life("life.nested-wider", expect, design, failf("exit %d, no %q in: %s", c.ProcessState.ExitCode(), want, text))
+		}
 	}
-	return life("life.nested-wider", expect, design, passf("refused: %s", strings.TrimSpace(string(out))))
+	return life("life.nested-wider", expect, design, passf("refused: %s", strings.Join(strings.Fields(text), " ")))
 }
