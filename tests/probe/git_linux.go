@@ -65,8 +65,8 @@ func (r *Runner) gitRedirects() []Line {
 
 func (r *Runner) gitScenario(s gitScenario) Outcome {
 	top := filepath.Join(r.Fixture.Write, "git-"+randHex(4))
-	defer os.RemoveAll(top)
 	proj := filepath.Join(top, "mid", "proj")
+	defer removeGitFixture(top, proj)
 	if err := makeGitFixture(proj); err != nil {
 		return errorf("fixture: %v", err)
 	}
@@ -126,4 +126,14 @@ func makeGitFixture(proj string) error {
 		}
 	}
 	return nil
+}
+
+// removeGitFixture removes a scenario's tree, first giving back the
+// permissions a scenario may have taken (where acbox did not), so that a
+// leftover repository cannot refuse the next launch in the shared grant.
+func removeGitFixture(top, proj string) {
+	for _, p := range []string{".git", ".git/objects", ".git/refs", ".git/HEAD"} {
+		os.Chmod(filepath.Join(proj, p), 0o755)
+	}
+	os.RemoveAll(top)
 }
