@@ -36,8 +36,10 @@ type Config struct {
 	// OnDecision receives one Decision per request, on the connection's
 	// goroutine: it should not block. nil: decisions are dropped.
 	OnDecision func(Decision)
-	// MaxConns caps concurrent client connections; extra connections get
-	// 503 and are closed. 0: 256.
+	// MaxConns caps concurrent client connections; extra connections get a
+	// 503 whose body names the limit, and are closed. A slot is held until
+	// its connection ends: HeaderTimeout and IdleTimeout end connections
+	// that stall, so the cap slows a flood down but never wedges. 0: 256.
 	MaxConns int
 	// HeaderTimeout bounds reading a request head, and separately resolving
 	// and dialing its destination. 0: 30s.
