@@ -31,6 +31,8 @@ func TestParseSpecStrict(t *testing.T) {
 		{"null allow keeps its message", `{"command":["x"],"access":{"network":{"mode":"proxy","allow":null}}}`, `omit it for any public destination`},
 		{"null readonly is the default", `{"command":["x"],"mounts":[{"source":"/a","readonly":null}]}`, ""},
 		{"empty cwd", `{"command":["x"],"cwd":""}`, `cwd is ""`},
+		{"zero pids", `{"command":["x"],"limits":{"pids":0}}`, `limits.pids is 0`},
+		{"positive pids", `{"command":["x"],"limits":{"pids":10}}`, ""},
 		{"trailing", `{"command":["x"]} {}`, "trailing data"},
 		{"truncated", `{"command":["x"]`, "ends too early"},
 		{"syntax", `{"command":["x"],}`, "not valid JSON at byte"},
