@@ -47,7 +47,7 @@ func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool, 
 		}
 		rep.Limits[l.name] = fmt.Sprint(l.value)
 	}
-	if err := capUserCounters(counters, p, rep); err != nil {
+	if err := capUserCounters(counters, p, rep, writeUserSysctl); err != nil {
 		return err
 	}
 	rep.Limits["data"] = fmt.Sprint(p.Limits.Memory)

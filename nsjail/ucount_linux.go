@@ -44,12 +44,13 @@ func planCounterCaps(p *coordinator.Plan) []userCounter {
 // user namespace (pid 1 holds CAP_SYS_RESOURCE there until it drops its
 // capabilities; the member never holds it, so it cannot raise them), reads
 // it back, and records the values. A cap that cannot be set refuses the
-// launch unless the plan asked for best effort.
-func capUserCounters(caps []userCounter, p *coordinator.Plan, rep *coordinator.Report) error {
+// launch unless the plan asked for best effort. write is writeUserSysctl
+// (a seam for tests).
+func capUserCounters(caps []userCounter, p *coordinator.Plan, rep *coordinator.Report, write func(string, int64) error) error {
 	var set, failed []string
 	var errs []error
 	for _, c := range caps {
-		if err := writeUserSysctl(c.Name, c.Cap); err != nil {
+		if err := write(c.Name, c.Cap); err != nil {
 			failed = append(failed, c.Name)
 			errs = append(errs, err)
 			continue
