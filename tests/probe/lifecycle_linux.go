@@ -18,7 +18,7 @@ func (r *Runner) Lifecycle() []Line {
 		r.exitCode(), r.signalExit(), r.signalForward(), r.dieWithParent(),
 		r.symlinkGrantCLI(), r.swappedBeforeLaunch(), r.dirSwappedBeforeLaunch(),
 		r.maskHeldGrants(), r.maskHeldHost(), r.shadowHidden(),
-		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.crossSandboxSwap(),
+		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.crossSandboxSwap(), r.inotifyHeadroom(),
 	}, r.gitRedirects()...)
 }
 
