@@ -8,10 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/client"
-
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // Backend is the docker backend behind coordinator.Backend. The zero value
@@ -36,7 +34,7 @@ type Backend struct {
 // could, to show that the checks catch it.
 type Hooks struct {
 	// BeforeCreate may change the create request after it is built.
-	BeforeCreate func(*container.Config, *container.HostConfig)
+	BeforeCreate func(*engine.Config, *engine.HostConfig)
 	// BeforeStart runs after the created container passed inspection.
 	BeforeStart func()
 	// AfterRelease runs once the member's start is released, before the
@@ -76,7 +74,7 @@ func (b Backend) Launch(p *coordinator.Plan, lio coordinator.LaunchIO) (*coordin
 
 // prepare checks the daemon and image, opens the gate and holds every bind
 // source open, in that order, before anything is created.
-func (b Backend) prepare(ctx context.Context, c *client.Client, p *coordinator.Plan, lio coordinator.LaunchIO) (*launch, error) {
+func (b Backend) prepare(ctx context.Context, c *engine.Client, p *coordinator.Plan, lio coordinator.LaunchIO) (*launch, error) {
 	if err := unsupported(p); err != nil {
 		return nil, err
 	}

@@ -5,22 +5,21 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/mount"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // problems compares a container, as the daemon reports it, with what s
 // asked for, and lists every difference. Any problem means the container
 // must not start (before start) or must be removed (after start). started
 // adds the checks that only make sense on a running container.
-func (s *setup) problems(in container.InspectResponse, started bool) []string {
+func (s *setup) problems(in engine.InspectResponse, started bool) []string {
 	var p []string
 	add := func(ok bool, format string, args ...any) {
 		if !ok {
 			p = append(p, fmt.Sprintf(format, args...))
 		}
 	}
-	if in.ContainerJSONBase == nil || in.HostConfig == nil || in.Config == nil {
+	if in.State == nil || in.HostConfig == nil || in.Config == nil {
 		return []string{"the daemon returned an incomplete container description"}
 	}
 	s.checkHost(in.HostConfig, add)
@@ -37,7 +36,7 @@ func (s *setup) problems(in container.InspectResponse, started bool) []string {
 
 type adder func(ok bool, format string, args ...any)
 
-func (s *setup) checkHost(h *container.HostConfig, add adder) {
+func (s *setup) checkHost(h *engine.HostConfig, add adder) {
 	add(h.NetworkMode == "none", "network mode is %q, not none", h.NetworkMode)
 	add(len(h.PortBindings) == 0 && !h.PublishAllPorts, "ports are published")
 	add(!h.Privileged, "the container is privileged")
@@ -50,12 +49,12 @@ func (s *setup) checkHost(h *container.HostConfig, add adder) {
 	add(h.IpcMode == "private", "ipc namespace mode is %q, not private", h.IpcMode)
 	add(h.UTSMode == "", "uts namespace mode is %q, not private", h.UTSMode)
 	add(h.UsernsMode == "", "user namespace mode is %q", h.UsernsMode)
-	add(h.CgroupnsMode == container.CgroupnsModePrivate, "cgroup namespace mode is %q, not private", h.CgroupnsMode)
+	add(h.CgroupnsMode == engine.CgroupnsPrivate, "cgroup namespace mode is %q, not private", h.CgroupnsMode)
 	add(len(h.Devices) == 0 && len(h.DeviceRequests) == 0 && len(h.DeviceCgroupRules) == 0, "devices are added")
 	add(len(h.GroupAdd) == 0, "supplementary groups are added: %v", h.GroupAdd)
 	add(len(h.VolumesFrom) == 0 && len(h.Binds) == 0 && h.VolumeDriver == "", "volumes-from, binds or a volume driver are set")
 	add(len(h.Links) == 0 && len(h.Sysctls) == 0, "links or sysctls are set")
-	add(h.RestartPolicy.Name == "" || h.RestartPolicy.Name == container.RestartPolicyDisabled, "restart policy is %q", h.RestartPolicy.Name)
+	add(h.RestartPolicy.Name == "" || h.RestartPolicy.Name == engine.RestartDisabled, "restart policy is %q", h.RestartPolicy.Name)
 	add(h.LogConfig.Type == "none", "log driver is %q, not none", h.LogConfig.Type)
 	add(h.AutoRemove, "auto-remove is off")
 	add(h.Init != nil && *h.Init, "no init process as pid 1")
@@ -63,7 +62,7 @@ func (s *setup) checkHost(h *container.HostConfig, add adder) {
 	s.checkLimits(h.Resources, add)
 }
 
-func (s *setup) checkLimits(r container.Resources, add adder) {
+func (s *setup) checkLimits(r engine.Resources, add adder) {
 	l := s.plan.Limits
 	add(r.Memory == l.Memory, "memory limit is %d, want %d", r.Memory, l.Memory)
 	add(r.MemorySwap == l.Memory, "memory+swap limit is %d, want %d (no swap)", r.MemorySwap, l.Memory)
@@ -72,7 +71,7 @@ func (s *setup) checkLimits(r container.Resources, add adder) {
 	add(r.CgroupParent == "", "cgroup parent is %q", r.CgroupParent)
 }
 
-func (s *setup) checkConfig(c *container.Config, add adder) {
+func (s *setup) checkConfig(c *engine.Config, add adder) {
 	want, _ := s.config()
 	add(c.User == want.User, "user is %q, want %q", c.User, want.User)
 	add(len(c.ExposedPorts) == 0, "ports are exposed (image EXPOSE or request)")
@@ -92,9 +91,9 @@ func (s *setup) checkConfig(c *container.Config, add adder) {
 // checkMounts requires exactly the planned binds (grants, runtime mounts,
 // carve-outs and acbox's own), with their sources, targets and modes, and
 // nothing else (no volumes, no anonymous mounts).
-func (s *setup) checkMounts(in container.InspectResponse, add adder) {
+func (s *setup) checkMounts(in engine.InspectResponse, add adder) {
 	add(mountsEqual(in.HostConfig.Mounts, s.binds), "requested mounts differ from the plan")
-	want := map[string]mount.Mount{}
+	want := map[string]engine.Mount{}
 	for _, m := range s.binds {
 		want[m.Target] = m
 	}
@@ -102,7 +101,7 @@ func (s *setup) checkMounts(in container.InspectResponse, add adder) {
 	seen := map[string]bool{}
 	for _, m := range in.Mounts {
 		w, ok := want[m.Destination]
-		add(ok && m.Type == mount.TypeBind && m.Source == w.Source && m.RW == !w.ReadOnly,
+		add(ok && m.Type == engine.MountTypeBind && m.Source == w.Source && m.RW == !w.ReadOnly,
 			"unexpected mount %s %s -> %s (rw=%v)", m.Type, m.Source, m.Destination, m.RW)
 		seen[m.Destination] = true
 	}
@@ -111,14 +110,14 @@ func (s *setup) checkMounts(in container.InspectResponse, add adder) {
 	}
 }
 
-func mountsEqual(got, want []mount.Mount) bool {
+func mountsEqual(got, want []engine.Mount) bool {
 	if len(got) != len(want) {
 		return false
 	}
-	key := func(m mount.Mount) string {
+	key := func(m engine.Mount) string {
 		b := m.BindOptions
 		if b == nil {
-			b = &mount.BindOptions{}
+			b = &engine.BindOptions{}
 		}
 		return fmt.Sprintf("%s|%s|%s|%v|%s|%v|%v|%v", m.Type, m.Source, m.Target, m.ReadOnly, b.Propagation, b.NonRecursive,
 			m.VolumeOptions != nil, m.TmpfsOptions != nil)

@@ -2,16 +2,13 @@ package docker
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/mount"
-	"github.com/docker/docker/api/types/network"
-	"github.com/docker/go-connections/nat"
-
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 func testSetup() *setup {
@@ -32,12 +29,12 @@ func testSetup() *setup {
 }
 
 // asCreated is what a faithful daemon reports for s's request.
-func asCreated(s *setup) container.InspectResponse {
+func asCreated(s *setup) engine.InspectResponse {
 	cfg, hc := s.config()
-	in := container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{HostConfig: hc, State: &container.State{}}, Config: cfg,
-		NetworkSettings: &container.NetworkSettings{Networks: map[string]*network.EndpointSettings{"none": {}}}}
+	in := engine.InspectResponse{HostConfig: hc, State: &engine.State{}, Config: cfg,
+		NetworkSettings: &engine.NetworkSettings{Networks: map[string]struct{}{"none": {}}}}
 	for _, m := range s.binds {
-		in.Mounts = append(in.Mounts, container.MountPoint{Type: mount.TypeBind, Source: m.Source, Destination: m.Target, RW: !m.ReadOnly})
+		in.Mounts = append(in.Mounts, engine.MountPoint{Type: engine.MountTypeBind, Source: m.Source, Destination: m.Target, RW: !m.ReadOnly})
 	}
 	return in
 }
@@ -55,78 +52,78 @@ func TestTamperedContainerRefused(t *testing.T) {
 	yes, no := true, false
 	cases := []struct {
 		name, want string
-		tamper     func(*container.InspectResponse)
+		tamper     func(*engine.InspectResponse)
 	}{
-		{"network host", "network mode", func(i *container.InspectResponse) { i.HostConfig.NetworkMode = "host" }},
-		{"published port", "ports are published", func(i *container.InspectResponse) { i.HostConfig.PublishAllPorts = true }},
-		{"exposed port", "ports are exposed", func(i *container.InspectResponse) { i.Config.ExposedPorts = nat.PortSet{"80/tcp": {}} }},
-		{"privileged", "privileged", func(i *container.InspectResponse) { i.HostConfig.Privileged = true }},
-		{"cap add", "capabilities", func(i *container.InspectResponse) { i.HostConfig.CapAdd = []string{"SYS_ADMIN"} }},
-		{"cap drop partial", "capabilities", func(i *container.InspectResponse) { i.HostConfig.CapDrop = []string{"NET_RAW"} }},
-		{"seccomp unconfined", "security options", func(i *container.InspectResponse) {
+		{"network host", "network mode", func(i *engine.InspectResponse) { i.HostConfig.NetworkMode = "host" }},
+		{"published port", "ports are published", func(i *engine.InspectResponse) { i.HostConfig.PublishAllPorts = true }},
+		{"exposed port", "ports are exposed", func(i *engine.InspectResponse) { i.Config.ExposedPorts = map[string]struct{}{"80/tcp": {}} }},
+		{"privileged", "privileged", func(i *engine.InspectResponse) { i.HostConfig.Privileged = true }},
+		{"cap add", "capabilities", func(i *engine.InspectResponse) { i.HostConfig.CapAdd = []string{"SYS_ADMIN"} }},
+		{"cap drop partial", "capabilities", func(i *engine.InspectResponse) { i.HostConfig.CapDrop = []string{"NET_RAW"} }},
+		{"seccomp unconfined", "security options", func(i *engine.InspectResponse) {
 			i.HostConfig.SecurityOpt = append(i.HostConfig.SecurityOpt, "seccomp=unconfined")
 		}},
-		{"no nnp", "security options", func(i *container.InspectResponse) { i.HostConfig.SecurityOpt = nil }},
-		{"docker's seccomp profile", "security options", func(i *container.InspectResponse) {
+		{"no nnp", "security options", func(i *engine.InspectResponse) { i.HostConfig.SecurityOpt = nil }},
+		{"docker's seccomp profile", "security options", func(i *engine.InspectResponse) {
 			i.HostConfig.SecurityOpt = []string{"no-new-privileges"}
 		}},
-		{"other seccomp profile", "security options", func(i *container.InspectResponse) {
+		{"other seccomp profile", "security options", func(i *engine.InspectResponse) {
 			i.HostConfig.SecurityOpt = []string{"no-new-privileges", "seccomp={}"}
 		}},
-		{"sys unmasked", "masked paths", func(i *container.InspectResponse) {
+		{"sys unmasked", "masked paths", func(i *engine.InspectResponse) {
 			i.HostConfig.MaskedPaths = slices.DeleteFunc(slices.Clone(maskedPaths), func(p string) bool { return p == "/sys" })
 		}},
-		{"masks off", "masked paths", func(i *container.InspectResponse) { i.HostConfig.MaskedPaths = nil }},
-		{"proc sys writable", "read-only paths", func(i *container.InspectResponse) { i.HostConfig.ReadonlyPaths = nil }},
-		{"rw root", "writable", func(i *container.InspectResponse) { i.HostConfig.ReadonlyRootfs = false }},
-		{"pid host", "pid namespace", func(i *container.InspectResponse) { i.HostConfig.PidMode = "host" }},
-		{"ipc host", "ipc namespace", func(i *container.InspectResponse) { i.HostConfig.IpcMode = "host" }},
-		{"uts host", "uts namespace", func(i *container.InspectResponse) { i.HostConfig.UTSMode = "host" }},
-		{"userns host", "user namespace", func(i *container.InspectResponse) { i.HostConfig.UsernsMode = "host" }},
-		{"cgroupns host", "cgroup namespace", func(i *container.InspectResponse) { i.HostConfig.CgroupnsMode = "host" }},
-		{"device", "devices", func(i *container.InspectResponse) {
-			i.HostConfig.Devices = []container.DeviceMapping{{PathOnHost: "/dev/sda"}}
+		{"masks off", "masked paths", func(i *engine.InspectResponse) { i.HostConfig.MaskedPaths = nil }},
+		{"proc sys writable", "read-only paths", func(i *engine.InspectResponse) { i.HostConfig.ReadonlyPaths = nil }},
+		{"rw root", "writable", func(i *engine.InspectResponse) { i.HostConfig.ReadonlyRootfs = false }},
+		{"pid host", "pid namespace", func(i *engine.InspectResponse) { i.HostConfig.PidMode = "host" }},
+		{"ipc host", "ipc namespace", func(i *engine.InspectResponse) { i.HostConfig.IpcMode = "host" }},
+		{"uts host", "uts namespace", func(i *engine.InspectResponse) { i.HostConfig.UTSMode = "host" }},
+		{"userns host", "user namespace", func(i *engine.InspectResponse) { i.HostConfig.UsernsMode = "host" }},
+		{"cgroupns host", "cgroup namespace", func(i *engine.InspectResponse) { i.HostConfig.CgroupnsMode = "host" }},
+		{"device", "devices", func(i *engine.InspectResponse) {
+			i.HostConfig.Devices = []engine.DeviceMapping{{PathOnHost: "/dev/sda"}}
 		}},
-		{"gpu", "devices", func(i *container.InspectResponse) {
-			i.HostConfig.DeviceRequests = []container.DeviceRequest{{Count: -1}}
+		{"gpu", "devices", func(i *engine.InspectResponse) {
+			i.HostConfig.DeviceRequests = []engine.DeviceRequest{{Count: -1}}
 		}},
-		{"group", "groups", func(i *container.InspectResponse) { i.HostConfig.GroupAdd = []string{"docker"} }},
-		{"volumes-from", "volumes-from", func(i *container.InspectResponse) { i.HostConfig.VolumesFrom = []string{"other"} }},
-		{"image volume", "volumes are declared", func(i *container.InspectResponse) { i.Config.Volumes = map[string]struct{}{"/data": {}} }},
-		{"extra mount", "mounts", func(i *container.InspectResponse) {
-			i.Mounts = append(i.Mounts, container.MountPoint{Type: mount.TypeBind, Source: "/var/run/docker.sock", Destination: "/var/run/docker.sock", RW: true})
+		{"group", "groups", func(i *engine.InspectResponse) { i.HostConfig.GroupAdd = []string{"docker"} }},
+		{"volumes-from", "volumes-from", func(i *engine.InspectResponse) { i.HostConfig.VolumesFrom = []string{"other"} }},
+		{"image volume", "volumes are declared", func(i *engine.InspectResponse) { i.Config.Volumes = map[string]struct{}{"/data": {}} }},
+		{"extra mount", "mounts", func(i *engine.InspectResponse) {
+			i.Mounts = append(i.Mounts, engine.MountPoint{Type: engine.MountTypeBind, Source: "/var/run/docker.sock", Destination: "/var/run/docker.sock", RW: true})
 		}},
-		{"ro grant made rw", "unexpected mount", func(i *container.InspectResponse) { i.Mounts[1].RW = true }},
-		{"mount source moved", "unexpected mount", func(i *container.InspectResponse) { i.Mounts[0].Source = "/etc" }},
-		{"volume type", "unexpected mount", func(i *container.InspectResponse) { i.Mounts[0].Type = mount.TypeVolume }},
-		{"request mount changed", "requested mounts", func(i *container.InspectResponse) { i.HostConfig.Mounts[0].ReadOnly = !i.HostConfig.Mounts[0].ReadOnly }},
-		{"hooks carve-out missing", "mount at /srv/p/.git/hooks is missing", func(i *container.InspectResponse) { dropMount(i, "/srv/p/.git/hooks") }},
-		{"pin missing", "mount at /srv/p/.git is missing", func(i *container.InspectResponse) { dropMount(i, "/srv/p/.git") }},
-		{"hooks carve-out not requested", "requested mounts", func(i *container.InspectResponse) {
-			i.HostConfig.Mounts = slices.DeleteFunc(i.HostConfig.Mounts, func(m mount.Mount) bool { return m.Target == "/srv/p/.git/hooks" })
+		{"ro grant made rw", "unexpected mount", func(i *engine.InspectResponse) { i.Mounts[1].RW = true }},
+		{"mount source moved", "unexpected mount", func(i *engine.InspectResponse) { i.Mounts[0].Source = "/etc" }},
+		{"volume type", "unexpected mount", func(i *engine.InspectResponse) { i.Mounts[0].Type = engine.MountTypeVolume }},
+		{"request mount changed", "requested mounts", func(i *engine.InspectResponse) { i.HostConfig.Mounts[0].ReadOnly = !i.HostConfig.Mounts[0].ReadOnly }},
+		{"hooks carve-out missing", "mount at /srv/p/.git/hooks is missing", func(i *engine.InspectResponse) { dropMount(i, "/srv/p/.git/hooks") }},
+		{"pin missing", "mount at /srv/p/.git is missing", func(i *engine.InspectResponse) { dropMount(i, "/srv/p/.git") }},
+		{"hooks carve-out not requested", "requested mounts", func(i *engine.InspectResponse) {
+			i.HostConfig.Mounts = slices.DeleteFunc(i.HostConfig.Mounts, func(m engine.Mount) bool { return m.Target == "/srv/p/.git/hooks" })
 		}},
-		{"config carve-out writable", "unexpected mount bind /srv/p/.git/config", func(i *container.InspectResponse) { mountAt(i, "/srv/p/.git/config").RW = true }},
-		{"config carve-out request writable", "requested mounts", func(i *container.InspectResponse) {
-			i.HostConfig.Mounts[slices.IndexFunc(i.HostConfig.Mounts, func(m mount.Mount) bool { return m.Target == "/srv/p/.git/config" })].ReadOnly = false
+		{"config carve-out writable", "unexpected mount bind /srv/p/.git/config", func(i *engine.InspectResponse) { mountAt(i, "/srv/p/.git/config").RW = true }},
+		{"config carve-out request writable", "requested mounts", func(i *engine.InspectResponse) {
+			i.HostConfig.Mounts[slices.IndexFunc(i.HostConfig.Mounts, func(m engine.Mount) bool { return m.Target == "/srv/p/.git/config" })].ReadOnly = false
 		}},
-		{"hooks carve-out from elsewhere", "unexpected mount", func(i *container.InspectResponse) { mountAt(i, "/srv/p/.git/hooks").Source = "/srv/p/hooks" }},
-		{"pin made read-only", "unexpected mount", func(i *container.InspectResponse) { mountAt(i, "/srv/p/.git").RW = false }},
-		{"tmpfs added", "tmpfs", func(i *container.InspectResponse) { i.HostConfig.Tmpfs = map[string]string{"/tmp": "", "/x": ""} }},
-		{"tmpfs options", "tmpfs", func(i *container.InspectResponse) { i.HostConfig.Tmpfs["/tmp"] = "rw,exec" }},
-		{"user root", "user", func(i *container.InspectResponse) { i.Config.User = "0:0" }},
-		{"memory", "memory limit", func(i *container.InspectResponse) { i.HostConfig.Memory = 0 }},
-		{"swap", "memory+swap", func(i *container.InspectResponse) { i.HostConfig.MemorySwap = -1 }},
-		{"pids", "pids limit", func(i *container.InspectResponse) { i.HostConfig.PidsLimit = nil }},
-		{"oom", "OOM", func(i *container.InspectResponse) { i.HostConfig.OomKillDisable = &yes }},
-		{"restart", "restart policy", func(i *container.InspectResponse) { i.HostConfig.RestartPolicy.Name = "always" }},
-		{"log driver", "log driver", func(i *container.InspectResponse) { i.HostConfig.LogConfig.Type = "json-file" }},
-		{"no init", "init", func(i *container.InspectResponse) { i.HostConfig.Init = &no }},
-		{"no autoremove", "auto-remove", func(i *container.InspectResponse) { i.HostConfig.AutoRemove = false }},
-		{"command", "entrypoint", func(i *container.InspectResponse) { i.Config.Cmd = []string{"sh"} }},
-		{"label", "label acbox.owner.pid", func(i *container.InspectResponse) { i.Config.Labels[LabelOwnerPid] = "1" }},
-		{"env", "environment", func(i *container.InspectResponse) { i.Config.Env = nil }},
-		{"bound port after start", "ports are bound", func(i *container.InspectResponse) {
-			i.NetworkSettings.Ports = nat.PortMap{"80/tcp": nil}
+		{"hooks carve-out from elsewhere", "unexpected mount", func(i *engine.InspectResponse) { mountAt(i, "/srv/p/.git/hooks").Source = "/srv/p/hooks" }},
+		{"pin made read-only", "unexpected mount", func(i *engine.InspectResponse) { mountAt(i, "/srv/p/.git").RW = false }},
+		{"tmpfs added", "tmpfs", func(i *engine.InspectResponse) { i.HostConfig.Tmpfs = map[string]string{"/tmp": "", "/x": ""} }},
+		{"tmpfs options", "tmpfs", func(i *engine.InspectResponse) { i.HostConfig.Tmpfs["/tmp"] = "rw,exec" }},
+		{"user root", "user", func(i *engine.InspectResponse) { i.Config.User = "0:0" }},
+		{"memory", "memory limit", func(i *engine.InspectResponse) { i.HostConfig.Memory = 0 }},
+		{"swap", "memory+swap", func(i *engine.InspectResponse) { i.HostConfig.MemorySwap = -1 }},
+		{"pids", "pids limit", func(i *engine.InspectResponse) { i.HostConfig.PidsLimit = nil }},
+		{"oom", "OOM", func(i *engine.InspectResponse) { i.HostConfig.OomKillDisable = &yes }},
+		{"restart", "restart policy", func(i *engine.InspectResponse) { i.HostConfig.RestartPolicy.Name = "always" }},
+		{"log driver", "log driver", func(i *engine.InspectResponse) { i.HostConfig.LogConfig.Type = "json-file" }},
+		{"no init", "init", func(i *engine.InspectResponse) { i.HostConfig.Init = &no }},
+		{"no autoremove", "auto-remove", func(i *engine.InspectResponse) { i.HostConfig.AutoRemove = false }},
+		{"command", "entrypoint", func(i *engine.InspectResponse) { i.Config.Cmd = []string{"sh"} }},
+		{"label", "label acbox.owner.pid", func(i *engine.InspectResponse) { i.Config.Labels[LabelOwnerPid] = "1" }},
+		{"env", "environment", func(i *engine.InspectResponse) { i.Config.Env = nil }},
+		{"bound port after start", "ports are bound", func(i *engine.InspectResponse) {
+			i.NetworkSettings.Ports = map[string][]engine.PortBinding{"80/tcp": nil}
 		}},
 	}
 	for _, c := range cases {
@@ -143,15 +140,15 @@ func TestTamperedContainerRefused(t *testing.T) {
 }
 
 // mountAt is the daemon's record of the mount at target.
-func mountAt(i *container.InspectResponse, target string) *container.MountPoint {
-	return &i.Mounts[slices.IndexFunc(i.Mounts, func(m container.MountPoint) bool { return m.Destination == target })]
+func mountAt(i *engine.InspectResponse, target string) *engine.MountPoint {
+	return &i.Mounts[slices.IndexFunc(i.Mounts, func(m engine.MountPoint) bool { return m.Destination == target })]
 }
 
 // dropMount removes the mount at target from the request and the daemon's
 // mount list, as a daemon that ignored it would report.
-func dropMount(i *container.InspectResponse, target string) {
-	i.Mounts = slices.DeleteFunc(i.Mounts, func(m container.MountPoint) bool { return m.Destination == target })
-	i.HostConfig.Mounts = slices.DeleteFunc(i.HostConfig.Mounts, func(m mount.Mount) bool { return m.Target == target })
+func dropMount(i *engine.InspectResponse, target string) {
+	i.Mounts = slices.DeleteFunc(i.Mounts, func(m engine.MountPoint) bool { return m.Destination == target })
+	i.HostConfig.Mounts = slices.DeleteFunc(i.HostConfig.Mounts, func(m engine.Mount) bool { return m.Target == target })
 }
 
 // TestCarveoutBinds: each carve-out is a non-recursive bind onto itself,
@@ -167,7 +164,7 @@ func TestCarveoutBinds(t *testing.T) {
 			continue
 		}
 		delete(want, m.Target)
-		if m.Source != m.Target || m.ReadOnly != ro || m.Type != mount.TypeBind || !m.BindOptions.NonRecursive {
+		if m.Source != m.Target || m.ReadOnly != ro || m.Type != engine.MountTypeBind || !m.BindOptions.NonRecursive {
 			t.Errorf("carve-out bind %+v %+v; want onto itself, read-only %v, non-recursive", m, m.BindOptions, ro)
 		}
 	}
@@ -212,5 +209,37 @@ func TestUnsupportedPlansRefused(t *testing.T) {
 	}
 	if err := unsupported(testSetup().plan); err != nil {
 		t.Errorf("plain plan refused: %v", err)
+	}
+}
+
+// TestRealTamperedInspectionRefused reads a real Docker 20.10 daemon's
+// answers (engine/testdata) through the engine types and requires every
+// refused setting to be named: a field the types failed to decode would
+// let its check pass unseen.
+func TestRealTamperedInspectionRefused(t *testing.T) {
+	want := map[string][]string{
+		"engine/testdata/inspect-tampered.json": {"network mode", "ports are published", "privileged", "capabilities",
+			"security options", "masked paths", "read-only paths", "pid namespace", "ipc namespace", "uts namespace",
+			"user namespace", "cgroup namespace", "devices are added", "supplementary groups", "volumes-from, binds",
+			"links or sysctls", "restart policy", "log driver", "auto-remove", "tmpfs", "memory limit", "pids limit",
+			"OOM killer", "cgroup parent", "user is", "ports are exposed", "volumes are declared", "entrypoint",
+			"working directory", "unexpected mount", "requested mounts"},
+		"engine/testdata/inspect-running.json": {"ports are bound after start"},
+	}
+	for file, problems := range want {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in engine.InspectResponse
+		if err := json.Unmarshal(b, &in); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		got := strings.Join(testSetup().problems(in, true), "; ")
+		for _, p := range problems {
+			if !strings.Contains(got, p) {
+				t.Errorf("%s: no problem mentions %q; problems: %s", file, p, got)
+			}
+		}
 	}
 }

@@ -10,17 +10,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
-
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // launch is one container's life, from create to removal.
 type launch struct {
 	b     Backend
-	c     *client.Client
+	c     *engine.Client
 	s     *setup
 	gate  *gate
 	held  *held
@@ -53,8 +50,8 @@ func (l *launch) close() {
 func (l *launch) remove() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := l.c.ContainerRemove(ctx, l.id, container.RemoveOptions{Force: true})
-	if err != nil && !client.IsErrNotFound(err) && !errdefs.IsConflict(err) {
+	err := l.c.ContainerRemove(ctx, l.id, true)
+	if err != nil && !errors.Is(err, engine.ErrNotFound) && !errors.Is(err, engine.ErrConflict) {
 		l.b.warn(fmt.Sprintf("acbox: remove container %s: %v; remove it with `acbox gc` or docker rm -f %s", l.s.name(), err, l.s.name()))
 	}
 }
@@ -80,8 +77,8 @@ func (l *launch) run(ctx context.Context) (*coordinator.Outcome, error) {
 		return nil, err
 	}
 	l.wait(ctx)
-	if err := l.c.ContainerStart(ctx, l.id, container.StartOptions{}); err != nil {
-		return nil, fmt.Errorf("%w: start container %s: %v", coordinator.ErrCannotSandbox, l.s.name(), err)
+	if err := l.c.ContainerStart(ctx, l.id); err != nil {
+		return nil, fmt.Errorf("%w: start container %s: %w", coordinator.ErrCannotSandbox, l.s.name(), err)
 	}
 	l.initialSize(ctx)
 	rep, err := l.release(ctx)
@@ -99,9 +96,9 @@ func (l *launch) create(ctx context.Context) error {
 	if l.b.Hooks.BeforeCreate != nil {
 		l.b.Hooks.BeforeCreate(cfg, hc)
 	}
-	r, err := l.c.ContainerCreate(ctx, cfg, hc, nil, nil, l.s.name())
+	r, err := l.c.ContainerCreate(ctx, cfg, hc, l.s.name())
 	if err != nil {
-		return fmt.Errorf("%w: create container: %v", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: create container: %w", coordinator.ErrCannotSandbox, err)
 	}
 	l.id = r.ID
 	return nil
@@ -109,10 +106,10 @@ func (l *launch) create(ctx context.Context) error {
 
 // inspect refuses a container whose configuration, as the daemon reports
 // it, differs from the plan in any checked way.
-func (l *launch) inspect(ctx context.Context, started bool) (container.InspectResponse, error) {
+func (l *launch) inspect(ctx context.Context, started bool) (engine.InspectResponse, error) {
 	in, err := l.c.ContainerInspect(ctx, l.id)
 	if err != nil {
-		return in, fmt.Errorf("%w: inspect container %s: %v", coordinator.ErrCannotSandbox, l.s.name(), err)
+		return in, fmt.Errorf("%w: inspect container %s: %w", coordinator.ErrCannotSandbox, l.s.name(), err)
 	}
 	if p := l.s.problems(in, started); len(p) > 0 {
 		return in, fmt.Errorf("%w: container %s differs from the plan, removed: %s", coordinator.ErrCannotSandbox, l.s.name(), strings.Join(p, "; "))
@@ -127,7 +124,7 @@ func (l *launch) inspect(ctx context.Context, started bool) (container.InspectRe
 // missed; with AutoRemove the daemon reports it once the container is gone.
 func (l *launch) wait(ctx context.Context) {
 	l.exit = make(chan exitResult, 1)
-	codes, errs := l.c.ContainerWait(ctx, l.id, container.WaitConditionRemoved)
+	codes, errs := l.c.ContainerWait(ctx, l.id, engine.WaitConditionRemoved)
 	go func() {
 		select {
 		case r := <-codes:

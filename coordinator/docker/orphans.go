@@ -8,9 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/filters"
-	"github.com/docker/docker/client"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // owner identifies the acbox process that owns a container: its pid, the
@@ -75,8 +73,8 @@ func RemoveOrphans(ctx context.Context) ([]string, error) {
 	return removeOrphans(ctx, c, self())
 }
 
-func removeOrphans(ctx context.Context, c *client.Client, me owner) ([]string, error) {
-	list, err := c.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", LabelOwnerPid))})
+func removeOrphans(ctx context.Context, c *engine.Client, me owner) ([]string, error) {
+	list, err := c.ContainerList(ctx, LabelOwnerPid)
 	if err != nil {
 		return nil, fmt.Errorf("list acbox containers: %w", err)
 	}
@@ -86,9 +84,9 @@ func removeOrphans(ctx context.Context, c *client.Client, me owner) ([]string, e
 		if alive(ct.Labels, me) {
 			continue
 		}
-		err := c.ContainerRemove(ctx, ct.ID, container.RemoveOptions{Force: true})
-		if err != nil && !client.IsErrNotFound(err) {
-			errs = append(errs, fmt.Errorf("remove orphaned container %s: %w", ct.ID[:12], err))
+		err := c.ContainerRemove(ctx, ct.ID, true)
+		if err != nil && !errors.Is(err, engine.ErrNotFound) {
+			errs = append(errs, fmt.Errorf("remove orphaned container %s: %w", short(ct.ID), err))
 			continue
 		}
 		removed = append(removed, strings.TrimPrefix(firstName(ct.Names), "/"))
@@ -105,7 +103,7 @@ func LiveSandboxes(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	defer c.Close()
-	list, err := c.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", LabelOwnerPid))})
+	list, err := c.ContainerList(ctx, LabelOwnerPid)
 	if err != nil {
 		return nil, fmt.Errorf("list acbox containers: %w", err)
 	}
@@ -118,6 +116,9 @@ func LiveSandboxes(ctx context.Context) ([]string, error) {
 	}
 	return out, nil
 }
+
+// short is the id as docker prints it.
+func short(id string) string { return id[:min(len(id), 12)] }
 
 func firstName(names []string) string {
 	if len(names) == 0 {

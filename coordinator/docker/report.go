@@ -5,10 +5,9 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/docker/docker/api/types/container"
-
 	"github.com/acbox/acbox/bridge"
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // landlockWhy is the report's word on Landlock for this backend.
@@ -18,7 +17,7 @@ const landlockWhy = "landlock: not available in the docker backend; the containe
 // it (checked equal to the plan) and the init's own view of itself. The
 // init is acbox's binary and runs before any member code, so its view is
 // the member's starting point.
-func (l *launch) report(in container.InspectResponse, got bridge.GateIdents, hostSide bool) *coordinator.Report {
+func (l *launch) report(in engine.InspectResponse, got bridge.GateIdents, hostSide bool) *coordinator.Report {
 	self := got.Self
 	r := &coordinator.Report{
 		ID: l.s.id, Backend: "docker", PolicyDigest: coordinator.PolicyDigest(), Caps: self.Caps, NoNewPrivs: self.NoNewPrivs,

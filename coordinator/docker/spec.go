@@ -8,10 +8,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/mount"
-
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // Fixed paths inside every container.
@@ -73,7 +71,7 @@ type setup struct {
 	proxy  string // host path of the egress proxy socket ("" without proxy)
 	token  string
 	owner  owner
-	binds  []mount.Mount
+	binds  []engine.Mount
 	tmpfs  map[string]string
 	labels map[string]string
 }
@@ -102,11 +100,11 @@ func (s *setup) name() string { return "acbox-" + s.id }
 // .git/hooks and .git/config (read-only) over the pin, as natively. Two
 // mounts of one depth never overlap, since no two binds share a target.
 // The start gate checks the outcome from the host (checkReadOnly).
-func (s *setup) mounts() []mount.Mount {
-	var out []mount.Mount
+func (s *setup) mounts() []engine.Mount {
+	var out []engine.Mount
 	add := func(src, dst string, ro bool) {
-		out = append(out, mount.Mount{Type: mount.TypeBind, Source: src, Target: dst, ReadOnly: ro,
-			BindOptions: &mount.BindOptions{Propagation: mount.PropagationRPrivate, NonRecursive: true}})
+		out = append(out, engine.Mount{Type: engine.MountTypeBind, Source: src, Target: dst, ReadOnly: ro,
+			BindOptions: &engine.BindOptions{Propagation: engine.PropagationRPrivate, NonRecursive: true}})
 	}
 	for _, g := range s.plan.Grants {
 		add(g.Path, g.Path, !g.Write)
@@ -179,25 +177,25 @@ func (s *setup) env() []string {
 
 // config returns the create request. Every map and slice is a copy, so
 // that nothing done to the request can change what it is checked against.
-func (s *setup) config() (*container.Config, *container.HostConfig) {
+func (s *setup) config() (*engine.Config, *engine.HostConfig) {
 	p := s.plan
-	cfg := &container.Config{
+	cfg := &engine.Config{
 		Hostname: p.Hostname, User: fmt.Sprintf("%d:%d", p.UID, p.GID), Env: s.env(),
 		Entrypoint: []string{InitPath}, Cmd: s.cmd(), WorkingDir: p.Cwd, Image: s.image,
 		Tty: p.TTY, OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
 		Labels:      maps.Clone(s.labels),
-		Healthcheck: &container.HealthConfig{Test: []string{"NONE"}},
+		Healthcheck: &engine.HealthConfig{Test: []string{"NONE"}},
 	}
 	pids := int64(p.Limits.Pids)
 	yes := true
-	hc := &container.HostConfig{
-		NetworkMode: "none", RestartPolicy: container.RestartPolicy{Name: container.RestartPolicyDisabled},
-		AutoRemove: true, LogConfig: container.LogConfig{Type: "none"},
+	hc := &engine.HostConfig{
+		NetworkMode: "none", RestartPolicy: engine.RestartPolicy{Name: engine.RestartDisabled},
+		AutoRemove: true, LogConfig: engine.LogConfig{Type: "none"},
 		CapDrop: []string{"ALL"}, SecurityOpt: securityOpts(), ReadonlyRootfs: true,
 		MaskedPaths: slices.Clone(maskedPaths), ReadonlyPaths: slices.Clone(readonlyPaths),
-		IpcMode: "private", CgroupnsMode: container.CgroupnsModePrivate, Init: &yes,
+		IpcMode: "private", CgroupnsMode: engine.CgroupnsPrivate, Init: &yes,
 		Mounts: cloneMounts(s.binds), Tmpfs: maps.Clone(s.tmpfs),
-		Resources: container.Resources{Memory: p.Limits.Memory, MemorySwap: p.Limits.Memory, PidsLimit: &pids},
+		Resources: engine.Resources{Memory: p.Limits.Memory, MemorySwap: p.Limits.Memory, PidsLimit: &pids},
 	}
 	return cfg, hc
 }
@@ -214,8 +212,8 @@ func (s *setup) bindTargets() []string {
 	return out
 }
 
-func cloneMounts(ms []mount.Mount) []mount.Mount {
-	out := make([]mount.Mount, len(ms))
+func cloneMounts(ms []engine.Mount) []engine.Mount {
+	out := make([]engine.Mount, len(ms))
 	for i, m := range ms {
 		out[i] = m
 		if m.BindOptions != nil {

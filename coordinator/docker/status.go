@@ -2,13 +2,13 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/docker/docker/client"
-
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // DefaultImage is used when the plan names no image: busybox alone,
@@ -62,16 +62,16 @@ func probe(ctx context.Context, image string) error {
 
 // checkImage refuses a missing image, and images that declare volumes
 // (docker would add an anonymous volume the plan does not have) or ports.
-func checkImage(ctx context.Context, c *client.Client, image string) error {
+func checkImage(ctx context.Context, c *engine.Client, image string) error {
 	if image == "" {
 		image = DefaultImage
 	}
 	img, err := c.ImageInspect(ctx, image)
-	if client.IsErrNotFound(err) {
+	if errors.Is(err, engine.ErrNotFound) {
 		return fmt.Errorf("%w: image %s is missing; build it with: %s", coordinator.ErrCannotSandbox, image, BuildCommand(image))
 	}
 	if err != nil {
-		return fmt.Errorf("%w: inspect image %s: %v", coordinator.ErrCannotSandbox, image, err)
+		return fmt.Errorf("%w: inspect image %s: %w", coordinator.ErrCannotSandbox, image, err)
 	}
 	if img.Config == nil {
 		return nil

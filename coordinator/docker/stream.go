@@ -9,13 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docker/docker/api/types"
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/pkg/stdcopy"
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // forwarded are the signals passed on to the container (to docker's init,
@@ -24,7 +22,7 @@ var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT
 
 // streams is the attached container's standard streams.
 type streams struct {
-	conn    types.HijackedResponse
+	conn    *engine.Stream
 	out     chan struct{} // closed when the output is drained
 	restore func()
 }
@@ -32,17 +30,17 @@ type streams struct {
 // attach connects the streams before start, so no early output is lost;
 // the caller's stdin is copied only after release.
 func (l *launch) attach(ctx context.Context) (*streams, error) {
-	r, err := l.c.ContainerAttach(ctx, l.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	r, err := l.c.ContainerAttach(ctx, l.id)
 	if err != nil {
-		return nil, fmt.Errorf("%w: attach to container %s: %v", coordinator.ErrCannotSandbox, l.s.name(), err)
+		return nil, fmt.Errorf("%w: attach to container %s: %w", coordinator.ErrCannotSandbox, l.s.name(), err)
 	}
 	st := &streams{conn: r, out: make(chan struct{}), restore: func() {}}
 	go func() {
 		defer close(st.out)
 		if l.s.plan.TTY {
-			io.Copy(l.io.Stdout, r.Reader)
+			io.Copy(l.io.Stdout, r)
 		} else {
-			stdcopy.StdCopy(l.io.Stdout, l.io.Stderr, r.Reader)
+			engine.Demux(l.io.Stdout, l.io.Stderr, r)
 		}
 	}()
 	return st, nil
@@ -60,7 +58,7 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *coordinator.Re
 	}
 	defer st.restore()
 	go func() {
-		io.Copy(st.conn.Conn, l.io.Stdin)
+		io.Copy(st.conn, l.io.Stdin)
 		st.conn.CloseWrite()
 	}()
 	for {
@@ -95,7 +93,7 @@ func (l *launch) initialSize(ctx context.Context) {
 		return
 	}
 	if w, h, err := term.GetSize(fd); err == nil {
-		l.c.ContainerResize(ctx, l.id, container.ResizeOptions{Width: uint(w), Height: uint(h)})
+		l.c.ContainerResize(ctx, l.id, uint(h), uint(w))
 	}
 }
 
@@ -114,7 +112,7 @@ func (l *launch) terminal(ctx context.Context) func() {
 	signal.Notify(winch, unix.SIGWINCH)
 	resize := func() {
 		if w, h, err := term.GetSize(fd); err == nil {
-			l.c.ContainerResize(ctx, l.id, container.ResizeOptions{Width: uint(w), Height: uint(h)})
+			l.c.ContainerResize(ctx, l.id, uint(h), uint(w))
 		}
 	}
 	resize()

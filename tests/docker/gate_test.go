@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docker/docker/api/types/container"
-
 	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/docker"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // launch runs a plan through the backend in this process, with hooks.
@@ -69,7 +68,7 @@ func TestTamperedConfigRefused(t *testing.T) {
 	_, rw := dirs(t)
 	started := false
 	hooks := docker.Hooks{
-		BeforeCreate: func(c *container.Config, h *container.HostConfig) { h.CapAdd = []string{"SYS_ADMIN"} },
+		BeforeCreate: func(c *engine.Config, h *engine.HostConfig) { h.CapAdd = []string{"SYS_ADMIN"} },
 		BeforeStart:  func() { started = true },
 	}
 	spec := coordinator.Spec{Command: []string{"touch", rw + "/MEMBER-RAN"}, Access: coordinator.Access{Write: []string{rw}}}

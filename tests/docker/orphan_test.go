@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docker/docker/api/types/container"
-
 	"github.com/acbox/acbox/coordinator/docker"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // TestOrphanRemoved makes two containers the way a killed acbox would
@@ -25,7 +24,7 @@ func TestOrphanRemoved(t *testing.T) {
 		docker.LabelOwnerPid: "999999999", docker.LabelOwnerStart: "1", docker.LabelOwnerPidNS: pidns, docker.LabelID: "orphan"})
 	live := e.leftover(t, "acbox-test-live", map[string]string{
 		docker.LabelOwnerPid: itoa(os.Getpid()), docker.LabelOwnerStart: selfStart(t), docker.LabelOwnerPidNS: pidns, docker.LabelID: "live"})
-	defer e.c.ContainerRemove(context.Background(), live, container.RemoveOptions{Force: true})
+	defer e.c.ContainerRemove(context.Background(), live, true)
 	removed, err := docker.RemoveOrphans(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -44,13 +43,13 @@ func TestOrphanRemoved(t *testing.T) {
 // leftover starts a plain running container with labels.
 func (e *env) leftover(t *testing.T, name string, labels map[string]string) string {
 	ctx := context.Background()
-	e.c.ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
-	r, err := e.c.ContainerCreate(ctx, &container.Config{Image: image, Cmd: []string{"sleep", "60"}, Labels: labels},
-		&container.HostConfig{NetworkMode: "none", CapDrop: []string{"ALL"}, LogConfig: container.LogConfig{Type: "none"}}, nil, nil, name)
+	e.c.ContainerRemove(ctx, name, true)
+	r, err := e.c.ContainerCreate(ctx, &engine.Config{Image: image, Cmd: []string{"sleep", "60"}, Labels: labels},
+		&engine.HostConfig{NetworkMode: "none", CapDrop: []string{"ALL"}, LogConfig: engine.LogConfig{Type: "none"}}, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.c.ContainerStart(ctx, r.ID, container.StartOptions{}); err != nil {
+	if err := e.c.ContainerStart(ctx, r.ID); err != nil {
 		t.Fatal(err)
 	}
 	return r.ID

@@ -17,11 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/filters"
-	"github.com/docker/docker/client"
-
 	"github.com/acbox/acbox/coordinator/docker"
+	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // image is the test image: /bin/busybox and its applet links, nothing else.
@@ -31,7 +28,7 @@ const image = "acbox-test-busybox:1"
 // test image.
 type env struct {
 	bin string
-	c   *client.Client
+	c   *engine.Client
 }
 
 func setup(t *testing.T) *env {
@@ -40,12 +37,12 @@ func setup(t *testing.T) *env {
 	if bin == "" {
 		t.Skip("ACBOX_BIN is not set; run `make integration` (it needs the static acbox binary)")
 	}
-	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	c, err := engine.FromEnv()
 	if err != nil {
 		skipOrFail(t, "no docker client: %v", err)
 	}
 	t.Cleanup(func() { c.Close() })
-	if _, err := c.Ping(context.Background()); err != nil {
+	if err := c.Ping(context.Background()); err != nil {
 		skipOrFail(t, "no Docker daemon: %v", err)
 	}
 	buildImage(t, c)
@@ -53,7 +50,7 @@ func setup(t *testing.T) *env {
 }
 
 // buildImage builds the test image once per run unless it exists.
-func buildImage(t *testing.T, c *client.Client) {
+func buildImage(t *testing.T, c *engine.Client) {
 	if _, err := c.ImageInspect(context.Background(), image); err == nil {
 		return
 	}
@@ -119,12 +116,12 @@ func dirs(t *testing.T) (ro, rw string) {
 }
 
 // containers lists acbox containers whose id label is id ("" for all).
-func (e *env) containers(t *testing.T, id string) []container.Summary {
-	f := filters.NewArgs(filters.Arg("label", docker.LabelOwnerPid))
+func (e *env) containers(t *testing.T, id string) []engine.Summary {
+	labels := []string{docker.LabelOwnerPid}
 	if id != "" {
-		f.Add("label", docker.LabelID+"="+id)
+		labels = append(labels, docker.LabelID+"="+id)
 	}
-	list, err := e.c.ContainerList(context.Background(), container.ListOptions{All: true, Filters: f})
+	list, err := e.c.ContainerList(context.Background(), labels...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"maps"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// forbiddenDeps are packages (and everything beneath them) that must not
+// be linked into acbox, with why. The binary is also every sandbox's
+// pid 1 and every nested launch: Go runs each linked package's init in
+// each of those processes, so weight the CLI could carry costs every
+// sandbox. This checks the binary as `make build` builds it, which is what
+// runs in the sandbox; a check of single packages misses what main links.
+var forbiddenDeps = map[string]string{
+	"github.com/docker/docker":            "the official Docker client, a deprecated module path; coordinator/docker/engine speaks the dozen Engine API calls acbox makes",
+	"go.opentelemetry.io":                 "tracing that acbox never exports, pulled in by the official Docker client; its init runs in every process",
+	"github.com/distribution/reference":   "image reference regexps compiled at init (about 0.8 ms per process); acbox passes image names through to the daemon",
+	"github.com/opencontainers/go-digest": "registers digest algorithms at init; acbox checks no image digests",
+	"github.com/docker/go-connections":    "the official client's transport and port types; engine uses net/http on the Unix socket",
+	"github.com/containerd/errdefs":       "the official client's error classes; engine matches the daemon's status codes",
+	"github.com/containerd/log":           "logrus-based logging of the official client; acbox writes its own diagnostics",
+	"github.com/sirupsen/logrus":          "a logger acbox does not use",
+	"github.com/pkg/errors":               "superseded by the standard errors package",
+}
+
+// requiredDeps show that the list is the real binary's: the docker
+// backend and its client are linked, so a forbidden package would be too.
+var requiredDeps = []string{
+	"github.com/acbox/acbox/coordinator/docker",
+	"github.com/acbox/acbox/coordinator/docker/engine",
+}
+
+// TestDeps lists the packages linked into the release binary (static,
+// cgo-free, linux/amd64, the tags of `make build`) and refuses every
+// forbidden one, the way Tailscale's cmd/tailscaled/deps_test.go does.
+func TestDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	cmd := exec.Command("go", "list", "-deps", "-tags", "netgo,osusergo", ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, stderrOf(err))
+	}
+	deps := strings.Fields(string(out))
+	have := map[string]bool{}
+	linked := map[string][]string{} // forbidden prefix -> packages under it
+	for _, dep := range deps {
+		have[dep] = true
+		if prefix := forbiddenDep(dep); prefix != "" {
+			linked[prefix] = append(linked[prefix], dep)
+		}
+	}
+	for _, prefix := range slices.Sorted(maps.Keys(linked)) {
+		pkgs := linked[prefix]
+		t.Errorf("acbox links %d package(s) of %s, which is forbidden: %s; linked: %s (find the importer with: go list -deps -f '{{.ImportPath}} {{.Imports}}' ./cmd/acbox | grep %s)",
+			len(pkgs), prefix, forbiddenDeps[prefix], strings.Join(pkgs, " "), prefix)
+	}
+	for _, dep := range requiredDeps {
+		if !have[dep] {
+			t.Errorf("acbox does not link %s: the dependency list is not the binary's (%d packages)", dep, len(deps))
+		}
+	}
+}
+
+func forbiddenDep(dep string) string {
+	for p := range forbiddenDeps {
+		if dep == p || strings.HasPrefix(dep, p+"/") {
+			return p
+		}
+	}
+	return ""
+}
+
+func stderrOf(err error) string {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(ee.Stderr)
+	}
+	return ""
+}
