@@ -1,16 +1,18 @@
 // Package docker is acbox's docker backend: it runs a resolved
 // [coordinator.Plan] in a hardened container through the Docker Engine API
-// (the official Go client), as a peer of the native backend (package
-// nsjail) behind [coordinator.Backend]. Grant rules and refused paths are
-// the native ones: the plan arrives already resolved.
+// (acbox's own small client, package engine), as a peer of the native
+// backend (package nsjail) behind [coordinator.Backend]. Grant rules and
+// refused paths are the native ones: the plan arrives already resolved.
 //
 //	out, err := docker.Backend{}.Launch(plan, coordinator.LaunchIO{ID: id, ProxySocket: sock})
 //
 // # The daemon
 //
-// The client reads DOCKER_HOST (default unix:///var/run/docker.sock) and
-// negotiates the API version (1.41, Docker 20.10, and later). Only a local
-// Unix socket is accepted, because bind sources are this host's paths; and
+// The client (package engine) reads DOCKER_HOST (default
+// unix:///var/run/docker.sock) and negotiates the API version down to the
+// daemon's; DOCKER_API_VERSION pins it. Below [MinAPIVersion] (1.41,
+// Docker 20.10) the backend is unavailable. Only a local Unix socket is
+// accepted, because bind sources are this host's paths; and
 // rootless or userns-remapped daemons are refused, because they would not
 // run the container as the caller's own uid. Access to the daemon's socket
 // is root-equivalent: whoever can use it can start a privileged container.
