@@ -20,7 +20,7 @@
 //   - Members must say 127.0.0.1:3128, not localhost: the listener is IPv4
 //     only, and [::1]:3128 is refused.
 //   - The listener refuses Multipath TCP, which Landlock's TCP rules do not
-//     cover (see KERNEL-FACTS.md section 5).
+//     cover (docs/kernel-facts.md, section 5).
 //   - The bridge does no policy: the proxy at the other end decides.
 //
 // # Platform notes

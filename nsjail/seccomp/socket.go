@@ -49,7 +49,7 @@ func socketcallRules() []Rule {
 }
 
 // mptcpRules refuse Multipath TCP, which Landlock's TCP rules do not cover
-// (KERNEL-FACTS 5). EPROTONOSUPPORT is what a kernel without MPTCP returns:
+// (docs/kernel-facts.md 5). EPROTONOSUPPORT is what a kernel without MPTCP returns:
 // Go's net package then records MPTCP as unavailable once and uses plain TCP
 // (net/mptcpsock_linux.go, initMPTCPavailable), and other clients with a
 // fallback treat it the same. ENOPROTOOPT (net.mptcp.enabled=0) would make Go

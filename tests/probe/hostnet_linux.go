@@ -16,7 +16,7 @@ import (
 // own, launched with --net host --connect-port AllowedPort --bind-port
 // BindPort; the default sandbox has no network to test them with.
 func hostNetProbes() []Probe {
-	const src = "acbox design (Landlock ABI 4 TCP rules, ABI 6 scopes); KERNEL-FACTS 5"
+	const src = "acbox design (Landlock ABI 4 TCP rules, ABI 6 scopes); docs/kernel-facts.md 5"
 	return []Probe{
 		{ID: "net.host-connect-unlisted", Category: Network, Source: src, HostNet: true,
 			Expect: "--net host: connecting to the runner's listener on an unlisted port fails with EACCES", Run: hostConnectUnlisted},

@@ -14,7 +14,7 @@ func infoProbes() []Probe {
 	return []Probe{
 		{ID: "info.hostname", Category: Information, Source: "bubblewrap --unshare-uts",
 			Expect: "the hostname is \"acbox\"", Run: hostname},
-		{ID: "info.uid-map", Category: Information, Source: "KERNEL-FACTS 1",
+		{ID: "info.uid-map", Category: Information, Source: "docs/kernel-facts.md 1",
 			Expect: "uid_map and gid_map are one line mapping the caller's own id (for root, gid_map also maps 65534 for hidepid), and setgroups is deny", Run: idMaps},
 		{ID: "info.mountinfo", Category: Information, Source: "acbox design",
 			Expect: "every mount point is one the plan creates (/, /proc, /dev, system dirs, grants, tmpfs, runtime mounts)", Run: mountinfo},

@@ -48,11 +48,11 @@ func kernelProbes() []Probe {
 	return []Probe{
 		sys("kernel.unshare", "unshare(CLONE_NEWUSER) fails with EPERM", "bubblewrap --disable-userns; Codex",
 			func(*Env) (err error) { lockThread(func() { err = unix.Unshare(unix.CLONE_NEWUSER) }); return }, eperm),
-		{ID: "kernel.clone-namespaces", Category: Kernel, Source: "KERNEL-FACTS 6; CVE-2022-0185 (needs a user namespace)",
+		{ID: "kernel.clone-namespaces", Category: Kernel, Source: "docs/kernel-facts.md 6; CVE-2022-0185 (needs a user namespace)",
 			Expect: "starting a child in any new namespace (user, mount, pid, net, ipc, uts, cgroup) fails with EPERM", Run: cloneNamespaces},
 		sys("kernel.setns", "setns into a namespace fails with EPERM", dockerSeccomp, setnsProbe, eperm),
 		sys("kernel.mount", "mount(tmpfs) in the write grant fails with EPERM", "bubblewrap tests", mountProbe, eperm),
-		needs("clone3", sys("kernel.clone3", "clone3 fails with ENOSYS (so callers fall back to clone, whose flags seccomp sees)", "KERNEL-FACTS 6",
+		needs("clone3", sys("kernel.clone3", "clone3 fails with ENOSYS (so callers fall back to clone, whose flags seccomp sees)", "docs/kernel-facts.md 6",
 			func(*Env) error { return raw(unix.SYS_CLONE3, 0, 0) }, unix.ENOSYS, eperm)),
 		sys("kernel.keyctl", "keyctl on the session keyring fails with EPERM", dockerSeccomp+"; CVE-2016-0728",
 			func(*Env) error { return raw(unix.SYS_KEYCTL, 0, ^uintptr(2), 0) }, eperm),
@@ -88,9 +88,9 @@ func kernelProbes() []Probe {
 			func(*Env) error { return unix.PivotRoot("/tmp", "/tmp") }, eperm),
 		sys("kernel.fsopen", "fsopen(tmpfs) fails with EPERM", design,
 			func(*Env) error { return raw(unix.SYS_FSOPEN, cstr("tmpfs"), 0) }, eperm),
-		sys("kernel.open-tree", "open_tree(/, OPEN_TREE_CLONE) fails with EPERM", "KERNEL-FACTS 2",
+		sys("kernel.open-tree", "open_tree(/, OPEN_TREE_CLONE) fails with EPERM", "docs/kernel-facts.md 2",
 			func(*Env) error { return raw(unix.SYS_OPEN_TREE, atFdcwd, cstr("/"), unix.OPEN_TREE_CLONE) }, eperm),
-		{ID: "kernel.landlock-domain", Category: Kernel, Source: "KERNEL-FACTS 5",
+		{ID: "kernel.landlock-domain", Category: Kernel, Source: "docs/kernel-facts.md 5",
 			Expect: "Landlock is in force: writing /proc/self/comm (a read-write proc mount, covered only by a read-only rule) fails with EACCES", Run: landlockDomain},
 	}
 }

@@ -47,7 +47,7 @@ func readAll(p string) error { _, err := os.ReadFile(p); return err }
 func readDir(p string) error { _, err := os.ReadDir(p); return err }
 
 func pid1Probe(id, path, what string, op func(string) error) Probe {
-	return Probe{ID: id, Category: Process, Source: "KERNEL-FACTS 4; CVE-2019-5736 (runc /proc/self/exe)",
+	return Probe{ID: id, Category: Process, Source: "docs/kernel-facts.md 4; CVE-2019-5736 (runc /proc/self/exe)",
 		Expect: what + " (" + path + ") fails: pid 1 is not dumpable, and hidden (ENOENT) by hidepid=invisible",
 		Run: func(*Env) Outcome {
 			o := expectErrno(what, op(path), unix.EACCES, unix.EPERM, unix.ENOENT)

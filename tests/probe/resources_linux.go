@@ -24,11 +24,11 @@ const (
 
 func resourceProbes() []Probe {
 	return []Probe{
-		{ID: "res.fork-bomb", Category: Resources, Destructive: true, Source: "nsjail --rlimit_nproc; KERNEL-FACTS 9",
+		{ID: "res.fork-bomb", Category: Resources, Destructive: true, Source: "nsjail --rlimit_nproc; docs/kernel-facts.md 9",
 			Expect: fmt.Sprintf("starting processes stops with EAGAIN near the sandbox's limit (%d)", DestructivePids), Run: forkBomb},
-		{ID: "res.memory", Category: Resources, Destructive: true, Source: "nsjail --rlimit_as; KERNEL-FACTS 9",
+		{ID: "res.memory", Category: Resources, Destructive: true, Source: "nsjail --rlimit_as; docs/kernel-facts.md 9",
 			Expect: "a 1 GiB anonymous mapping fails with ENOMEM under the " + DestructiveMemory + " limit (nothing is touched)", Run: memoryHog},
-		{ID: "res.tmpfs-fill", Category: Resources, Destructive: true, Source: "bubblewrap --size; KERNEL-FACTS 3",
+		{ID: "res.tmpfs-fill", Category: Resources, Destructive: true, Source: "bubblewrap --size; docs/kernel-facts.md 3",
 			Expect: "filling " + ScratchDir + " and /dev/shm stops with ENOSPC at their size caps", Run: tmpfsFill},
 		{ID: "res.fd-exhaustion", Category: Resources, Destructive: true, Source: "nsjail --rlimit_nofile",
 			Expect: "opening descriptors stops with EMFILE at a finite limit", Run: fdExhaustion},

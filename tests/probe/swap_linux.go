@@ -55,22 +55,22 @@ func (r *Runner) swappedBeforeLaunch() Line {
 	expect := "a grant replaced by a symlink between plan and launch is refused (exit status 125)"
 	lerr, err := r.swapped(func(dir string) error { return os.Symlink(r.Fixture.Write, dir) })
 	if err != nil {
-		return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", errorf("%v", err))
+		return life("life.grant-swapped-symlink", expect, "docs/kernel-facts.md 2", errorf("%v", err))
 	}
 	if lerr == nil {
-		return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", failf("the stale plan launched through the symlink"))
+		return life("life.grant-swapped-symlink", expect, "docs/kernel-facts.md 2", failf("the stale plan launched through the symlink"))
 	}
 	if code := coordinator.ExitCode(lerr); code != coordinator.ExitRefused {
-		return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", failf("refused with status %d, want 125: %v", code, lerr))
+		return life("life.grant-swapped-symlink", expect, "docs/kernel-facts.md 2", failf("refused with status %d, want 125: %v", code, lerr))
 	}
-	return life("life.grant-swapped-symlink", expect, "KERNEL-FACTS 2", passf("%v", lerr))
+	return life("life.grant-swapped-symlink", expect, "docs/kernel-facts.md 2", passf("%v", lerr))
 }
 
 // dirSwappedBeforeLaunch: a grant replaced by another directory between
 // plan and launch is refused: the plan carries the directory's dev/ino,
 // and the backend checks what it opened against it.
 func (r *Runner) dirSwappedBeforeLaunch() Line {
-	const id, src = "life.grant-swapped-dir", "KERNEL-FACTS 2; acbox design (dev/ino in the plan)"
+	const id, src = "life.grant-swapped-dir", "docs/kernel-facts.md 2; acbox design (dev/ino in the plan)"
 	expect := "a grant replaced by another directory between plan and launch is refused (exit status 125)"
 	lerr, err := r.swapped(func(dir string) error { return os.Mkdir(dir, 0o700) })
 	switch {

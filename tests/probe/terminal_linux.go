@@ -9,7 +9,7 @@ import (
 )
 
 // The request with junk in the high 32 bits: the kernel reads an unsigned
-// int, so this is TIOCSTI too (KERNEL-FACTS 6).
+// int, so this is TIOCSTI too (docs/kernel-facts.md 6).
 const tiocstiHigh = 0x1_00005412
 
 func terminalProbes() []Probe {
@@ -17,13 +17,13 @@ func terminalProbes() []Probe {
 	return []Probe{
 		{ID: "term.tiocsti-stdio", Category: Terminal, Source: src,
 			Expect: "ioctl(TIOCSTI) on fds 0, 1, 2 fails with EPERM (seccomp, before any tty check)", Run: ioctlStdio(unix.TIOCSTI)},
-		{ID: "term.tiocsti-high-bits", Category: Terminal, Source: src + "; KERNEL-FACTS 6",
+		{ID: "term.tiocsti-high-bits", Category: Terminal, Source: src + "; docs/kernel-facts.md 6",
 			Expect: "ioctl(0x1_00005412) on fds 0, 1, 2 fails with EPERM", Run: ioctlStdio(tiocstiHigh)},
 		{ID: "term.tioclinux-stdio", Category: Terminal, Source: src,
 			Expect: "ioctl(TIOCLINUX) on fds 0, 1, 2 fails with EPERM", Run: ioctlStdio(unix.TIOCLINUX)},
 		{ID: "term.tiocsti-private-pty", Category: Terminal, Source: src,
 			Expect: "TIOCSTI on a pty of the sandbox's own devpts fails with EPERM", Run: tiocstiPty},
-		{ID: "term.no-ctty", Category: Terminal, Source: "KERNEL-FACTS 7; bubblewrap --new-session",
+		{ID: "term.no-ctty", Category: Terminal, Source: "docs/kernel-facts.md 7; bubblewrap --new-session",
 			Expect: "opening /dev/tty fails with ENXIO: the member has no controlling terminal", Run: noCtty},
 		{ID: "term.new-session", Category: Terminal, Source: "bubblewrap --new-session",
 			Expect: "the member leads its own session", Run: newSession},
