@@ -13,6 +13,16 @@ import (
 // landlockWhy is the report's word on Landlock for this backend.
 const landlockWhy = "landlock: not available in the docker backend; the container's read-only root and binds are the file boundary"
 
+// masksWhy: a mask inside a grant or a mount source is refused before
+// create (unsupported.go), and the container's /etc is the image's, so no
+// masked host path is in the container at all, at launch or later.
+const masksWhy = "no masked host path is shown: masks inside grants and mount sources are refused, system files are the image's"
+
+// userCountersWhy: without a user namespace of its own (a rootful daemon,
+// which the backend requires) the member's per-user kernel counters are the
+// caller's own; docs/backends.md says so.
+const userCountersWhy = "user_counters: not available in the docker backend; the container has no user namespace of its own, so inotify, fanotify and queued-signal counters are the caller's"
+
 // report states what this container enforces, from the daemon's view of
 // it (checked equal to the plan) and the init's own view of itself. The
 // init is acbox's binary and runs before any member code, so its view is
@@ -46,6 +56,8 @@ func (l *launch) report(in engine.InspectResponse, got bridge.GateIdents, hostSi
 		{Name: "seccomp", Requested: true, Enforced: self.Seccomp == "2", Why: "acbox's profile (docker's default narrowed to acbox's native policy, x86_64 only) " + ProfileDigest() + " (Seccomp: " + self.Seccomp + ")"},
 		{Name: "apparmor", Requested: false, Enforced: self.AppArmor != "" && self.AppArmor != "unconfined", Why: "as the container runtime provides it: " + orNone(self.AppArmor)},
 		{Name: "landlock", Requested: false, Enforced: false, Why: landlockWhy},
+		{Name: "masks_whole_run", Requested: true, Enforced: true, Why: masksWhy},
+		{Name: "user_counters", Requested: false, Enforced: false, Why: userCountersWhy},
 	}
 	return r
 }

@@ -13,8 +13,10 @@ import (
 type reportControls struct {
 	PolicyDigest string `json:"policy_digest"`
 	Controls     []struct {
-		Name     string `json:"name"`
-		Enforced bool   `json:"enforced"`
+		Name      string `json:"name"`
+		Requested bool   `json:"requested"`
+		Enforced  bool   `json:"enforced"`
+		Why       string `json:"why"`
 	} `json:"controls"`
 }
 
@@ -53,13 +55,24 @@ func TestReportNamesNativeControls(t *testing.T) {
 	enforced := map[string]bool{}
 	for _, c := range d.Controls {
 		enforced[c.Name] = c.Enforced
+		if notInContainers[c.Name] && (c.Requested || c.Enforced || c.Why == "") {
+			t.Errorf("control %s: docker must list it as neither requested nor enforced, with the reason; got %+v", c.Name, c)
+		}
 	}
 	for _, c := range n.Controls {
-		if c.Name == "landlock" {
-			continue // not available in containers (docs/backends.md)
+		if notInContainers[c.Name] {
+			if _, ok := enforced[c.Name]; !ok {
+				t.Errorf("control %s: docker's report does not name it", c.Name)
+			}
+			continue
 		}
 		if e, ok := enforced[c.Name]; !ok || e != c.Enforced {
 			t.Errorf("control %s: native enforced=%v, docker listed=%v enforced=%v", c.Name, c.Enforced, ok, e)
 		}
 	}
 }
+
+// notInContainers are the native controls the docker backend cannot apply
+// (docs/backends.md): Landlock, and the per-user counter caps, which need
+// a user namespace of the sandbox's own.
+var notInContainers = map[string]bool{"landlock": true, "user_counters": true}
