@@ -20,6 +20,9 @@ import (
 //   - a key given twice (fields without regard to case, since Go's decoder
 //     lets the last one win; map keys exactly);
 //   - a value of the wrong JSON type, a number out of range, null;
+//   - a NUL byte (\u0000) in any string or key: no path, argument or
+//     environment value can carry one (the kernel reads them as C strings),
+//     so it could only fail late, in a backend, or be cut short there;
 //   - anything after the value.
 //
 // Errors say what was expected in JSON terms, never in Go's. A field of
@@ -52,6 +55,9 @@ func (w walker) value(t reflect.Type, path string) error {
 	tok, err := w.dec.Token()
 	if err != nil {
 		return w.syntax(err, path)
+	}
+	if err := noNUL(tok, path); err != nil {
+		return err
 	}
 	if tok == nil {
 		// Go reads null as "leave the field alone", which a person may not
@@ -92,6 +98,9 @@ func (w walker) object(tok json.Token, path string, field func(string) (reflect.
 			return w.syntax(err, path)
 		}
 		key := kt.(string) // the decoder allows only strings as keys
+		if strings.IndexByte(key, 0) >= 0 {
+			return nulError(join(path, strconv.Quote(key)))
+		}
 		norm := key
 		if foldDup {
 			norm = strings.ToLower(key)
@@ -135,6 +144,9 @@ func (w walker) skip(tok json.Token, path string) error {
 		if err != nil {
 			return w.syntax(err, path)
 		}
+		if err := noNUL(t, path); err != nil {
+			return err
+		}
 		switch t {
 		case json.Delim('{'), json.Delim('['):
 			depth++
@@ -157,6 +169,18 @@ func (w walker) syntax(err error, path string) error {
 		return fmt.Errorf("not valid JSON at byte %d (near %s): %s", se.Offset, orRoot(path), strings.TrimPrefix(se.Error(), "json: "))
 	}
 	return pathError(path, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// noNUL refuses a string token that holds a NUL byte.
+func noNUL(tok json.Token, path string) error {
+	if s, ok := tok.(string); ok && strings.IndexByte(s, 0) >= 0 {
+		return nulError(path)
+	}
+	return nil
+}
+
+func nulError(path string) error {
+	return pathError(path, `holds a NUL byte (\u0000), which no path, argument or environment value can carry: remove it`)
 }
 
 // structField finds key among t's JSON field names, exactly.
