@@ -14,19 +14,30 @@
 //   - add a submodule or worktree: a new git directory under .git/modules
 //     or .git/worktrees, and a `.git` that points at it (git status enters
 //     a submodule on its own once the index names it);
-//   - create .git/commondir, which sends git elsewhere for hooks and config.
+//   - name a gitlink in the index at any path, `.git/x` or `../x` included
+//     (git checks paths when it writes the index, not when it reads it),
+//     beside a repository of its own there;
+//   - replace a directory of the work tree by a symlink to a directory of
+//     its choice: the user's `cd src` follows it, and git starts there;
+//   - create .git/commondir (sends git elsewhere for hooks and config) or
+//     .git/config.worktree (read as config once extensions.worktreeConfig
+//     is set), or leave a rebase in progress with `exec` lines.
 //
 // [Watch] records, before the run, what each protected repository looks
-// like to git discovery: the content of HEAD, the `.git` entries and bare
-// layouts in its work tree and in the directories between the write grant
-// and it, the entries under .git/modules and .git/worktrees, and whether
-// commondir exists. [Guard.Check], after the run, gives the owner's
-// permissions back where the member took them, restores an invalid HEAD
-// from the record, and moves everything new aside under an unguessable
-// name (NAME.acbox-quarantine-RANDOM). It never runs git, never follows a
-// symlink (every directory is opened relative to its parent with
-// O_NOFOLLOW, every entry is judged by lstat), and reads nothing the
-// member wrote except HEAD, which it only validates.
+// like to git discovery: the content of HEAD, every directory of its work
+// tree (the insides of `.git` included) with its `.git` entry and bare
+// layout, the directories between the write grant and it, the entries
+// under .git/modules and .git/worktrees, and which state entries
+// (commondir, config.worktree, rebase and sequencer directories) each
+// protected git directory and worktree holds. [Guard.Check], after the
+// run, gives the owner's permissions back where the member took them,
+// restores an invalid HEAD from the record, and moves aside under an
+// unguessable name (NAME.acbox-quarantine-RANDOM) everything new, every
+// symlink standing where a directory stood, and every index that names a
+// path git would never write. It never runs git, never follows a symlink
+// (every directory is opened relative to its parent with O_NOFOLLOW, every
+// entry is judged by lstat), and reads nothing the member wrote except
+// HEAD, which it only validates, and the index, which it parses as data.
 //
 //	g, err := gitguard.Watch(repos) // before the member starts
 //	res := g.Check()                // after every process of the sandbox ended
@@ -35,7 +46,8 @@
 //
 // # Limits
 //
-// The walk looks at every directory of each protected work tree, at most
+// The walk looks at every directory of each protected work tree, its git
+// directories included, at most
 // [MaxDirs] directories and [MaxDepth] levels in all; a work tree larger
 // than that is refused by Watch rather than checked in part. A repository
 // the member creates inside a protected work tree has its `.git` moved

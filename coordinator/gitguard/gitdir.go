@@ -13,8 +13,8 @@ import (
 const maxMeta = 4096
 
 // record notes a repository's own git directory before the run: HEAD when
-// it is valid, whether objects and refs are directories, which run states
-// exist, and the entries under modules and worktrees.
+// it is valid, whether objects and refs are directories, and the entries
+// under modules and worktrees.
 func (r *repoState) record(w *walker) error {
 	gd, err := r.openGitDir()
 	if err != nil {
@@ -25,9 +25,6 @@ func (r *repoState) record(w *walker) error {
 	for _, n := range []string{"objects", "refs"} {
 		e, ok, _ := lstatAt(gd, n)
 		r.present[n] = ok && e.isDir()
-	}
-	for _, n := range runStates {
-		_, r.present[n], _ = lstatAt(gd, n)
 	}
 	return r.listMeta(gd, func(rel string, _ int, _ string) error {
 		r.meta[rel] = true
@@ -66,7 +63,7 @@ func readHead(gd int) []byte {
 
 // check, after the run: the owner's permissions on the markers git checks,
 // objects and refs still directories, HEAD valid (restored from the record
-// otherwise), no new run state, nothing new under modules and worktrees.
+// otherwise), nothing new under modules and worktrees.
 func (r *repoState) check(res *Result, g *Guard) {
 	gd, err := r.openGitDir()
 	dot := filepath.Join(r.Root, ".git")
@@ -83,15 +80,6 @@ func (r *repoState) check(res *Result, g *Guard) {
 		}
 	}
 	r.checkHead(res, g, gd, dot)
-	for _, n := range runStates {
-		if _, ok, _ := lstatAt(gd, n); ok && !r.present[n] {
-			why := "a rebase, am or cherry-pick in progress whose todo list git would run on --continue"
-			if n == "commondir" {
-				why = "git would take hooks and config from where it points"
-			}
-			g.moveAt(res, gd, dot, n, why)
-		}
-	}
 	err = r.listMeta(gd, func(rel string, fd int, name string) error {
 		if !r.meta[rel] && !g.asides[filepath.Join(dot, rel)] {
 			g.moveAt(res, fd, filepath.Join(dot, filepath.Dir(rel)), name, "a git directory for a submodule or worktree the member added")

@@ -30,14 +30,15 @@ var ErrTooLarge = errors.New("work tree too large to check for git redirects")
 
 // Guard is what git discovery looked like before the run.
 type Guard struct {
-	repos   []repoState
-	commons []string         // git directories that had no commondir (ProtectedGitDirs)
-	hadCD   map[string]bool  // of those, the ones that had one
-	marks   map[string]entry // every `.git` entry in the walked trees, by path
-	bare    map[string]bool  // directories that held HEAD, objects and refs
-	roots   []string         // the work trees walked
-	single  []string         // directories looked at alone (between a grant and a repository)
-	asides  map[string]bool  // what Check moved aside: not walked, not judged again
+	repos     []repoState
+	states    map[string]map[string]bool // per git directory, which stateNames existed
+	stateDirs []string                   // the keys of states, sorted
+	dirs      map[string]bool            // every directory walked, by path
+	marks     map[string]entry           // every `.git` entry in the walked trees, by path
+	bare      map[string]bool            // directories that held HEAD, objects and refs
+	roots     []string                   // the work trees walked
+	single    []string                   // directories looked at alone (between a grant and a repository)
+	asides    map[string]bool            // what Check moved aside: not walked, not judged again
 }
 
 // repoState is one repository's own git directory before the run.
@@ -45,24 +46,18 @@ type repoState struct {
 	Repo
 	head    []byte          // HEAD to restore (nil: it was not valid)
 	meta    map[string]bool // entries under .git/modules and .git/worktrees, relative to .git
-	present map[string]bool // which of runStates existed
+	present map[string]bool // whether objects and refs were directories
 }
 
-// runStates are entries of a git directory that must not appear during
-// the run: commondir sends git elsewhere for hooks and config; the others
-// hold a rebase, am or cherry-pick in progress, whose todo list can carry
-// `exec` lines that `git rebase --continue` would run.
-var runStates = []string{"commondir", "rebase-merge", "rebase-apply", "sequencer"}
-
 // Watch records the repositories' state before the run. gitDirs are the
-// other protected git directories (submodules', linked worktrees') that a
-// new commondir would redirect. It fails with ErrTooLarge when the work
+// other protected git directories (submodules', linked worktrees'), whose
+// state entries and index are checked like the repositories' own. It fails with ErrTooLarge when the work
 // trees hold more than MaxDirs directories or go deeper than MaxDepth.
 func Watch(repos []Repo, gitDirs []string) (*Guard, error) {
 	if !supported {
 		return nil, fmt.Errorf("git discovery cannot be checked on this platform: %w", syscall.ENOSYS)
 	}
-	g := &Guard{marks: map[string]entry{}, bare: map[string]bool{}, hadCD: map[string]bool{}, asides: map[string]bool{}}
+	g := &Guard{states: map[string]map[string]bool{}, dirs: map[string]bool{}, marks: map[string]entry{}, bare: map[string]bool{}, asides: map[string]bool{}}
 	g.plan(repos)
 	w := &walker{left: MaxDirs, visit: g.record}
 	if err := g.walkAll(w); err != nil {
@@ -76,11 +71,11 @@ func Watch(repos []Repo, gitDirs []string) (*Guard, error) {
 			}
 		}
 		g.repos = append(g.repos, st)
+		if r.OwnGitDir {
+			gitDirs = append(gitDirs, filepath.Join(r.Root, ".git"))
+		}
 	}
-	for _, d := range gitDirs {
-		g.commons = append(g.commons, d)
-		g.hadCD[d] = exists(d, "commondir")
-	}
+	g.recordStates(gitDirs)
 	return g, nil
 }
 
@@ -141,12 +136,15 @@ type Finding struct {
 	Why   string // what git would do with it
 	Aside string // where it was moved; "" when restored in place
 	Err   error  // it could not be undone
+	Was   bool   // Path was there before the run, changed since (else it is new)
 }
 
 func (f Finding) String() string {
 	switch {
 	case f.Err != nil:
 		return fmt.Sprintf("%s: %s, and acbox could not undo it (%v): inspect %s and remove or restore it before running git in that repository", f.Path, f.Why, f.Err, f.Path)
+	case f.Aside != "" && f.Was:
+		return fmt.Sprintf("%s was changed during the run (%s); moved to %s", f.Path, f.Why, f.Aside)
 	case f.Aside != "":
 		return fmt.Sprintf("%s appeared during the run (%s); moved to %s", f.Path, f.Why, f.Aside)
 	}
@@ -185,15 +183,12 @@ func (g *Guard) Check() *Result {
 			g.repos[i].check(res, g)
 		}
 	}
-	for _, d := range g.commons {
-		if !g.hadCD[d] {
-			g.quarantine(res, d, "commondir", "git would take hooks and config from where it points")
-		}
-	}
+	g.checkStates(res)
+	g.relinkTops(res)
 	w := &walker{left: MaxDirs, skip: g.asides, visit: func(path string, fd int, has func(string) bool) error {
 		g.judge(res, path, fd, has)
 		return nil
-	}}
+	}, link: func(dir string, fd int, name string) { g.relink(res, dir, fd, name) }}
 	if err := g.walkAll(w); err != nil {
 		res.Findings = append(res.Findings, Finding{Path: strings.Join(g.roots, " "), Why: "the work tree could not be checked for new git directories", Err: err})
 	}

@@ -36,7 +36,22 @@ func tree(t *testing.T, dir string, entries ...string) {
 // src/deep and a nested repository lib that existed before the run.
 var repo = []string{".git/HEAD = ref: refs/heads/main\n", ".git/config", ".git/hooks/", ".git/objects/", ".git/refs/heads/",
 	"src/deep/", "lib/.git/HEAD = ref: refs/heads/main\n", "lib/.git/objects/", "lib/.git/refs/", "vendor/x/.git = gitdir: ../../.git/modules/x\n",
-	".git/modules/x/HEAD = ref: refs/heads/main\n", ".git/modules/x/objects/", ".git/modules/x/refs/"}
+	".git/modules/x/HEAD = ref: refs/heads/main\n", ".git/modules/x/objects/", ".git/modules/x/refs/",
+	".git/worktrees/w0/HEAD = ref: refs/heads/w0\n", ".git/worktrees/w0/commondir = ../..\n"}
+
+// evilRepo is a git directory of the member's at dir.
+func evilRepo(dir string) []string {
+	return []string{dir + "/HEAD = ref: refs/heads/main\n", dir + "/objects/", dir + "/refs/", dir + "/config = [core]\n\tfsmonitor = evil\n"}
+}
+
+// writeIndex writes an index naming path (a gitlink) at rel.
+func writeIndex(t *testing.T, root, rel, path string) {
+	t.Helper()
+	b := encodeIndex(2, []ent{{"a", 0o100644}, {path, 0o160000}}, nil)
+	if err := os.WriteFile(filepath.Join(root, rel), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 func TestCheck(t *testing.T) {
 	cases := []struct {
@@ -47,7 +62,8 @@ func TestCheck(t *testing.T) {
 	}{
 		{"nothing changed", func(*testing.T, string) {}, nil, false},
 		{"git's own work", func(t *testing.T, r string) {
-			tree(t, r, ".git/HEAD = ref: refs/heads/topic\n", ".git/refs/heads/topic = "+strings.Repeat("a", 40)+"\n", ".git/index", "src/new.go", "newdir/sub/")
+			tree(t, r, ".git/HEAD = ref: refs/heads/topic\n", ".git/refs/heads/topic = "+strings.Repeat("a", 40)+"\n", "src/new.go", "newdir/sub/")
+			writeIndex(t, r, ".git/index", "vendor/x")
 		}, nil, false},
 		{"the issue's bare fallback", func(t *testing.T, r string) {
 			os.Rename(filepath.Join(r, ".git/HEAD"), filepath.Join(r, ".git/HEAD.orig"))
@@ -87,6 +103,34 @@ func TestCheck(t *testing.T) {
 			tree(t, r, ".git/worktrees/w/HEAD = ref: refs/heads/main\n", ".git/worktrees/w/commondir = ../../../evil\n", "wt/.git = gitdir: ../.git/worktrees/w\n")
 		}, []string{"p/.git/worktrees/w", "p/wt/.git"}, false},
 		{"commondir", func(t *testing.T, r string) { tree(t, r, ".git/commondir = ../evil\n") }, []string{"p/.git/commondir"}, false},
+		{"gitlink target inside .git (G1)", func(t *testing.T, r string) { tree(t, r, evilRepo(".git/evil/.git")...) }, []string{"p/.git/evil/.git"}, false},
+		{"bare layout inside .git", func(t *testing.T, r string) { tree(t, r, evilRepo(".git/refs/heads")...) }, []string{"p/.git/refs/heads/HEAD"}, false},
+		{"index names a gitlink in .git", func(t *testing.T, r string) { writeIndex(t, r, ".git/index", ".git/evil") }, []string{"p/.git/index"}, false},
+		{"index names a gitlink above the work tree", func(t *testing.T, r string) {
+			tree(t, r, evilRepo("../evil/.git")...)
+			writeIndex(t, r, ".git/index", "../evil")
+		}, []string{"p/.git/index"}, false},
+		{"a worktree's index names a gitlink outside", func(t *testing.T, r string) { writeIndex(t, r, ".git/worktrees/w0/index", "../../x") }, []string{"p/.git/worktrees/w0/index"}, false},
+		{"a submodule's index is unreadable", func(t *testing.T, r string) { tree(t, r, ".git/modules/x/index = junk") }, []string{"p/.git/modules/x/index"}, false},
+		{"directory replaced by a link into .git (G2)", func(t *testing.T, r string) {
+			tree(t, r, evilRepo(".git/evil/.git")...)
+			os.Rename(filepath.Join(r, "src"), filepath.Join(r, ".git/evil/src-orig"))
+			tree(t, r, "src -> .git/evil")
+		}, []string{"p/.git/evil/.git", "p/src"}, false},
+		{"deep directory replaced by a link outside the work tree", func(t *testing.T, r string) {
+			tree(t, r, evilRepo("../elsewhere/.git")...)
+			os.Remove(filepath.Join(r, "src/deep"))
+			tree(t, r, "src/deep -> ../../elsewhere")
+		}, []string{"p/src/deep"}, false},
+		{"work tree root replaced by a link", func(t *testing.T, r string) {
+			os.Rename(r, r+".orig")
+			tree(t, filepath.Dir(r), evilRepo("elsewhere/.git")...)
+			tree(t, filepath.Dir(r), "p -> elsewhere")
+		}, []string{"p", "p/.git"}, true},
+		{"a new link at a new path", func(t *testing.T, r string) { tree(t, r, "newlink -> .git", "src/up -> ..") }, nil, false},
+		{"config.worktree (G3)", func(t *testing.T, r string) { tree(t, r, ".git/config.worktree = [core]\n\tfsmonitor = evil\n") }, []string{"p/.git/config.worktree"}, false},
+		{"a worktree's config.worktree", func(t *testing.T, r string) { tree(t, r, ".git/worktrees/w0/config.worktree") }, []string{"p/.git/worktrees/w0/config.worktree"}, false},
+		{"a submodule's config.worktree", func(t *testing.T, r string) { tree(t, r, ".git/modules/x/config.worktree") }, []string{"p/.git/modules/x/config.worktree"}, false},
 		{"rebase left in progress", func(t *testing.T, r string) { tree(t, r, ".git/rebase-merge/git-rebase-todo = exec touch x\n") }, []string{"p/.git/rebase-merge"}, false},
 	}
 	for _, c := range cases {
@@ -94,7 +138,7 @@ func TestCheck(t *testing.T) {
 			grant := t.TempDir()
 			root := filepath.Join(grant, "p")
 			tree(t, root, repo...)
-			g, err := Watch([]Repo{{Root: root, Grant: grant, OwnGitDir: true}}, []string{filepath.Join(root, ".git")})
+			g, err := Watch([]Repo{{Root: root, Grant: grant, OwnGitDir: true}}, []string{filepath.Join(root, ".git"), filepath.Join(root, ".git/modules/x")})
 			if err != nil {
 				t.Fatal(err)
 			}

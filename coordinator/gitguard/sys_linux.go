@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -87,6 +88,28 @@ func readSmall(dirfd int, name string, max int) ([]byte, error) {
 		return nil, err
 	}
 	return buf[:n], nil
+}
+
+// readAll reads the regular file name in dirfd whole; a file larger than
+// max is an error.
+func readAll(dirfd int, name string, max int64) ([]byte, error) {
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err == unix.EACCES && restoreAt(dirfd, name, 0o600) {
+		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("larger than %d bytes", max)
+	}
+	return b, err
 }
 
 func readlinkAt(dirfd int, name string) (string, error) {
@@ -183,18 +206,20 @@ func dirNames(fd int) ([]dirent, error) {
 			}
 			b = b[reclen:]
 			if s := string(name); s != "." && s != ".." {
-				out = append(out, dirent{name: s, dir: isDirType(fd, s, typ)})
+				out = append(out, direntOf(fd, s, typ))
 			}
 		}
 	}
 }
 
-func isDirType(fd int, name string, typ byte) bool {
-	if typ != unix.DT_UNKNOWN {
-		return typ == unix.DT_DIR
+// direntOf types a listed name from getdents' d_type, or lstat where the
+// file system does not say.
+func direntOf(fd int, name string, typ byte) dirent {
+	if typ == unix.DT_UNKNOWN {
+		e, ok, _ := lstatAt(fd, name)
+		return dirent{name: name, dir: ok && e.isDir(), lnk: ok && e.isLnk()}
 	}
-	e, ok, _ := lstatAt(fd, name)
-	return ok && e.isDir()
+	return dirent{name: name, dir: typ == unix.DT_DIR, lnk: typ == unix.DT_LNK}
 }
 
 func randomSuffix() string {

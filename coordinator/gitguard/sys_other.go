@@ -23,6 +23,7 @@ func openSub(int, string) (int, error)           { return -1, syscall.ENOSYS }
 func lstatAt(int, string) (entry, bool, error)   { return entry{}, false, syscall.ENOSYS }
 func readSmall(int, string, int) ([]byte, error) { return nil, syscall.ENOSYS }
 func readlinkAt(int, string) (string, error)     { return "", syscall.ENOSYS }
+func readAll(int, string, int64) ([]byte, error) { return nil, syscall.ENOSYS }
 func moveAside(int, string) (string, error)      { return "", syscall.ENOSYS }
 func createFile(int, string, []byte) error       { return syscall.ENOSYS }
 func restoreAt(int, string, uint32) bool         { return false }

@@ -3,6 +3,7 @@ package gitguard
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 
 	"golang.org/x/sys/unix"
 )
@@ -11,6 +12,7 @@ import (
 type dirent struct {
 	name string
 	dir  bool
+	lnk  bool
 }
 
 // walker visits directories without following links, counting them
@@ -19,6 +21,7 @@ type walker struct {
 	left  int
 	skip  map[string]bool // paths not to enter
 	visit func(path string, fd int, has func(string) bool) error
+	link  func(dir string, fd int, name string) // each symlink listed; nil: none
 }
 
 // names answers whether a listed directory holds a name; nil listing:
@@ -37,8 +40,9 @@ func names(ents []dirent, listed bool) func(string) bool {
 	return func(n string) bool { return set[n] }
 }
 
-// tree visits root and every directory below it, except the insides of
-// `.git` directories.
+// tree visits root and every directory below it, the insides of `.git`
+// directories included: the index can name a gitlink there (.git/x), and
+// git status enters it as a submodule.
 func (w *walker) tree(root string) error {
 	fd, err := openRoot(root)
 	if err != nil {
@@ -71,7 +75,10 @@ func (w *walker) dir(fd int, path string, depth int) error {
 		return verr // unlistable (not ours): the names below are unknown to the user's shell too
 	}
 	for _, e := range ents {
-		if !e.dir || e.name == ".git" || w.skip[filepath.Join(path, e.name)] {
+		if e.lnk && w.link != nil {
+			w.link(path, fd, e.name)
+		}
+		if !e.dir || w.skip[filepath.Join(path, e.name)] {
 			continue
 		}
 		sub, err := openSub(fd, e.name)
@@ -87,9 +94,10 @@ func (w *walker) dir(fd int, path string, depth int) error {
 	return nil
 }
 
-// record notes, before the run, the `.git` entry and bare layout of one
-// directory.
+// record notes, before the run, that path is a directory, and its `.git`
+// entry and bare layout.
 func (g *Guard) record(path string, fd int, has func(string) bool) error {
+	g.dirs[path] = true
 	if e, ok := dotGit(fd, has); ok {
 		g.marks[filepath.Join(path, ".git")] = e
 	}
@@ -110,6 +118,38 @@ func (g *Guard) judge(res *Result, path string, fd int, has func(string) bool) {
 	}
 	if !g.bare[path] && bareLayout(fd, has) {
 		g.moveAt(res, fd, path, "HEAD", "with objects and refs beside it, git takes this directory for a bare repository")
+	}
+}
+
+// relink moves aside a symlink that stands where a directory stood before
+// the run: the user's shell follows it (cd src), and git, run there,
+// starts from the directory it names, which the member chose (a git
+// directory of its own, or a directory beside one). A link at a new path
+// is not judged: git run from a directory the member made is the
+// member's own repository.
+func (g *Guard) relink(res *Result, dir string, fd int, name string) {
+	if g.dirs[filepath.Join(dir, name)] {
+		g.moveAt(res, fd, dir, name, "a directory before the run, now a symlink: git run from it would start where the member pointed it")
+		res.Findings[len(res.Findings)-1].Was = true
+	}
+}
+
+// relinkTops does the same for the walked trees' roots and the
+// directories between a grant and a repository, which the walk opens by
+// path (an open through a link fails, so the walk alone would skip them).
+// Shallowest first: a link higher up, once moved, leaves nothing below.
+func (g *Guard) relinkTops(res *Result) {
+	tops := append(append([]string{}, g.single...), g.roots...)
+	sort.Slice(tops, func(i, j int) bool { return len(tops[i]) < len(tops[j]) })
+	for _, p := range tops {
+		fd, err := openRoot(filepath.Dir(p))
+		if err != nil {
+			continue
+		}
+		if e, ok, _ := lstatAt(fd, filepath.Base(p)); ok && e.isLnk() {
+			g.relink(res, filepath.Dir(p), fd, filepath.Base(p))
+		}
+		unix.Close(fd)
 	}
 }
 
@@ -155,27 +195,4 @@ func (g *Guard) moveAt(res *Result, fd int, dir, name, why string) {
 		g.asides[f.Aside] = true
 	}
 	res.Findings = append(res.Findings, f)
-}
-
-// quarantine moves dir/name aside when it exists.
-func (g *Guard) quarantine(res *Result, dir, name, why string) {
-	fd, err := openRoot(dir)
-	if err != nil {
-		return
-	}
-	defer unix.Close(fd)
-	if _, ok, _ := lstatAt(fd, name); ok {
-		g.moveAt(res, fd, dir, name, why)
-	}
-}
-
-// exists reports whether dir/name exists, never following a link.
-func exists(dir, name string) bool {
-	fd, err := openRoot(dir)
-	if err != nil {
-		return false
-	}
-	defer unix.Close(fd)
-	_, ok, _ := lstatAt(fd, name)
-	return ok
 }
