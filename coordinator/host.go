@@ -18,6 +18,9 @@ type Host struct {
 	StateDir  string   // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
 	ConfigDir string   // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
 	Protect   []string // protected paths from the config and ACBOX_PROTECT
+	// Places are state and config directories other launches of this user
+	// recorded (host_places.go); every launch masks and refuses them.
+	Places []string
 	// MaxSandboxes is the config's admission override (0: computed).
 	MaxSandboxes int
 	Memory       int64                       // the host's RAM in bytes; 0: read it with HostMemory when needed
@@ -37,6 +40,11 @@ func HostFromEnv() (Host, error) {
 	}
 	h.StateDir = stateDir(h.Home)
 	h.ConfigDir = configDir(h.Home)
+	places, err := loadPlaces(h)
+	if err != nil {
+		return h, err
+	}
+	h.Places = existingPlaces(places)
 	cfg, err := LoadConfig(h.ConfigDir)
 	if err != nil {
 		return h, err
@@ -74,14 +82,27 @@ func stateDir(home string) string {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
 		return filepath.Join(d, "acbox")
 	}
-	return filepath.Join(home, ".local", "state", "acbox")
+	return fallbackStateDir(home)
 }
 
 func configDir(home string) string {
 	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
 		return filepath.Join(d, "acbox")
 	}
-	return filepath.Join(home, ".config", "acbox")
+	return fallbackConfigDir(home)
+}
+
+// existingPlaces keeps the recorded places whose XDG directory exists now:
+// a directory that is gone holds no state (a launch that names it again
+// must create it, and records it then).
+func existingPlaces(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if _, err := os.Lstat(filepath.Dir(p)); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func expandHome(p, home string) string {

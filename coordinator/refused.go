@@ -65,8 +65,9 @@ func checkRefused(p string, write bool, h Host) error {
 
 func checkProtected(p string, h Host) error {
 	// The config directory holds the profiles: no member may write one to
-	// widen a later launch.
-	prot := append([]string{h.StateDir, h.ConfigDir}, h.Protect...)
+	// widen a later launch. Every place of acbox's state and config, not
+	// only this launch's (host_places.go).
+	prot := append(h.acboxDirs(), h.Protect...)
 	for _, q := range prot {
 		if q == "" || !filepath.IsAbs(q) {
 			continue

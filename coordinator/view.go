@@ -33,8 +33,12 @@ func ParseView(v string) (string, error) {
 // the host's), home is the real home (no tmpfs over it), and every tmpfs or
 // mount target must already exist, because the root it lands on is
 // read-only. In both views no mount target may sit inside a mask (grants:
-// see checkGrantsUnmasked).
+// see checkGrantsUnmasked), and no mount source may show a built-in
+// credential path (view_mounts.go).
 func resolveView(p *Plan, h Host) error {
+	if err := checkMountCredentials(p.Mounts, h); err != nil {
+		return err
+	}
 	for _, m := range p.Mounts {
 		if mk, ok := maskOver(p.Masks, m.Target); ok {
 			return refuse(m.Target, "mount target is inside the masked path "+mk.Path, "mount it somewhere else")
@@ -72,7 +76,9 @@ func dropTmpfs(ts []Tmpfs, target string) []Tmpfs {
 }
 
 // checkHostTargets: the host view's root is the host's own, read-only, so a
-// mount point cannot be created; it must exist with the right type.
+// mount point cannot be created; it must exist with the right type. Only
+// DelegateDir (the broker socket and acbox binary of --delegate) is the
+// sandbox's own: the backend puts a small directory of its own there.
 func checkHostTargets(p *Plan) error {
 	for _, t := range p.Tmpfs {
 		if err := existsAs(t.Target, "dir", "tmpfs target"); err != nil {
@@ -80,6 +86,9 @@ func checkHostTargets(p *Plan) error {
 		}
 	}
 	for _, m := range p.Mounts {
+		if within(m.Target, DelegateDir) {
+			continue // the sandbox's own directory: the backend makes it (nsjail: ownDir)
+		}
 		want := "dir"
 		if m.Kind != "dir" {
 			want = "file"

@@ -85,12 +85,38 @@ func (x *holder) hide(dir, name string, glob bool) (string, error) {
 	return HeldView, nil
 }
 
-// anchor is the top of the snapshot chain for a hidden name in dir: the
-// home in the host view (so renaming ~/.config on the host cannot surface
-// a new one), else the outermost read grant holding dir, else dir itself.
+// anchor is the top of the snapshot chain for a hidden name in dir. Every
+// directory from the anchor down to dir is a snapshot, so its entries,
+// the next directory of the chain among them, cannot be renamed or
+// replaced on the host in a way the sandbox sees; the anchor's own entry
+// must be just as fixed. That holds for the root of what the sandbox
+// shows: a directory directly under "/" in the host view (whose root is
+// itself a snapshot), a read grant or a system directory in the grants
+// view (each is a mount whose root is the directory itself). So the chain
+// starts there, except that a non-root caller's chain may start lower, at
+// the topmost directory it owns or may write: a directory above that is
+// renamable only by another user (as HeldPermissions assumes), and
+// starting lower keeps /etc from being rebuilt for a user's /etc/ssh.
 func (x *holder) anchor(dir string) string {
-	if x.p.View == ViewHost && x.h.Home != "/" && within(dir, x.h.Home) {
-		return x.h.Home
+	top := x.top(dir)
+	if x.h.UID == 0 || x.readGrant(top) || top == dir {
+		return top
+	}
+	for d := top; d != dir; d = nextBelow(d, dir) {
+		if fi, err := os.Lstat(d); err != nil || fileOwner(fi) == x.h.UID || permits(fi, x.h, 2) {
+			return d
+		}
+	}
+	return dir
+}
+
+// top is the root of what shows dir: see anchor.
+func (x *holder) top(dir string) string {
+	if x.p.View == ViewHost {
+		if dir == "/" {
+			return "/"
+		}
+		return "/" + strings.SplitN(dir[1:], "/", 2)[0]
 	}
 	best := ""
 	for _, g := range x.p.Grants {
@@ -101,7 +127,27 @@ func (x *holder) anchor(dir string) string {
 	if best != "" {
 		return best
 	}
+	for _, s := range x.p.System {
+		if s.Link == "" && within(dir, s.Path) {
+			return s.Path
+		}
+	}
 	return dir
+}
+
+func (x *holder) readGrant(p string) bool {
+	for _, g := range x.p.Grants {
+		if !g.Write && g.Path == p {
+			return true
+		}
+	}
+	return false
+}
+
+// nextBelow is the child of d on the way down to dir (d is above dir).
+func nextBelow(d, dir string) string {
+	rest := strings.TrimPrefix(dir, strings.TrimSuffix(d, "/")+"/")
+	return filepath.Join(d, strings.SplitN(rest, "/", 2)[0])
 }
 
 // chain records every directory from anchor down to dir as a view.
@@ -164,7 +210,7 @@ func lockedOut(dir, name string, glob bool, h Host) bool {
 	}
 	paths := []string{filepath.Join(dir, name)}
 	if glob {
-		paths, _ = filepath.Glob(paths[0]) // a constant pattern: no ErrBadPattern
+		paths = globIn(dir, name)
 	}
 	for _, p := range paths {
 		fi, err := os.Lstat(p)
@@ -215,5 +261,6 @@ func appendNew(s []string, v string) []string {
 	return append(s, v)
 }
 
-// isGlob: the built-in list globs only in the last component.
+// isGlob: a built-in template's last component is a pattern. Only the
+// built-in list globs; --exclude and protected paths are literal names.
 func isGlob(name string) bool { return strings.ContainsAny(name, "*?[") }

@@ -3,6 +3,7 @@ package coordinator
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -64,6 +65,11 @@ type maskWant struct {
 	path     string
 	why      string
 	required bool // an --exclude: it must exist
+	glob     bool // a built-in template whose last component is a pattern; user paths are literal
+	// elsewhere: a place of acbox's state or config recorded by another
+	// launch; in the host view, one under the sandbox's own /tmp, /dev or
+	// /proc is not shown and needs no snapshot.
+	elsewhere bool
 }
 
 // resolveMasks finds every mask for this launch on the host (the built-in
@@ -118,10 +124,8 @@ func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
 		out = append(out, expandMask(t, h)...)
 	}
 	// The whole config directory: config.json names the protected paths.
-	for _, p := range []string{h.StateDir, h.ConfigDir} {
-		if filepath.IsAbs(p) {
-			out = append(out, maskWant{path: p, why: "acbox state and config"})
-		}
+	for _, p := range h.acboxDirs() {
+		out = append(out, maskWant{path: p, why: "acbox state and config", elsewhere: slices.Contains(h.Places, p)})
 	}
 	for _, p := range h.Protect {
 		if filepath.IsAbs(p) {
@@ -145,15 +149,7 @@ func expandMask(t string, h Host) []maskWant {
 		why = "host runtime state, sockets and kernel tree"
 	}
 	p := strings.ReplaceAll(expandHome(t, h.Home), "$UID", strconv.Itoa(h.UID))
-	if !strings.Contains(p, "*") {
-		return []maskWant{{path: p, why: why}}
-	}
-	matches, _ := filepath.Glob(p) // the patterns are constants: no ErrBadPattern
-	out := make([]maskWant, 0, len(matches))
-	for _, m := range matches {
-		out = append(out, maskWant{path: m, why: why})
-	}
-	return out
+	return []maskWant{{path: p, why: why, glob: isGlob(filepath.Base(t))}}
 }
 
 func excludeWant(e string, h Host) (maskWant, error) {
@@ -175,6 +171,9 @@ func excludeWant(e string, h Host) (maskWant, error) {
 // and the real target of a symlinked name. An absent name is hidden too:
 // the host may create it during the run.
 func (x *holder) resolve(w maskWant) ([]Mask, error) {
+	if w.elsewhere && x.p.View == ViewHost && hiddenInHostView(w.path, x.p) {
+		return nil, nil
+	}
 	if _, err := filepath.EvalSymlinks(w.path); err != nil && w.required {
 		return nil, refuse(w.path, "--exclude path does not exist or cannot be resolved: "+err.Error(), "fix the path or drop the --exclude")
 	}
@@ -182,7 +181,7 @@ func (x *holder) resolve(w maskWant) ([]Mask, error) {
 	if !ok {
 		return nil, nil
 	}
-	glob := last && isGlob(name)
+	glob := last && w.glob
 	held, err := x.hide(dir, name, glob)
 	if err != nil {
 		return nil, err
@@ -191,7 +190,7 @@ func (x *holder) resolve(w maskWant) ([]Mask, error) {
 	var out []Mask
 	targets := []string{listed}
 	if glob {
-		targets, _ = filepath.Glob(listed) // a constant pattern: no ErrBadPattern
+		targets = globIn(dir, name)
 		out = append(out, Mask{Path: listed, Kind: "glob", Why: w.why, Held: held})
 	}
 	for _, t := range targets {
@@ -287,6 +286,23 @@ func pruneMasks(ms []Mask) []Mask {
 	for _, m := range ms {
 		if _, covered := maskOver(out, m.Path); !covered {
 			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// globIn lists the entries of the real directory dir whose names match
+// pattern. Only the name is a pattern: dir is literal, whatever it holds
+// ("[" in a home directory's name is not a character class).
+func globIn(dir, pattern string) []string {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, de := range des {
+		if ok, _ := filepath.Match(pattern, de.Name()); ok { // a constant pattern: no ErrBadPattern
+			out = append(out, filepath.Join(dir, de.Name()))
 		}
 	}
 	return out

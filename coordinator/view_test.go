@@ -96,9 +96,10 @@ func TestHostViewShape(t *testing.T) {
 func TestGrantsViewMasksOnlyInsideGrants(t *testing.T) {
 	f := viewFixture(t)
 	home := f.host.Home
-	docs, gh := filepath.Join(home, "proj", "docs"), filepath.Join(home, ".config", "gh")
-	os.MkdirAll(gh, 0o700)
-	p, err := Resolve(Spec{Command: []string{"x"}, Access: Access{Read: []string{home + "/proj", home + "/.config"}}, Exclude: []string{docs}}, f.host)
+	// ~/.config would hold acbox's config directory (refused as a grant);
+	// ~/.cargo holds a credential matched by a pattern.
+	docs, gh := filepath.Join(home, "proj", "docs"), filepath.Join(home, ".cargo", "credentials.toml")
+	p, err := Resolve(Spec{Command: []string{"x"}, Access: Access{Read: []string{home + "/proj", home + "/.cargo"}}, Exclude: []string{docs}}, f.host)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,7 @@ func (r *rootfs) build() error {
 		{"proc", r.proc},
 		{"dev", r.dev},
 		{"grants and tmpfs", r.place},
+		{"own directory read-only", r.sealOwnDir},
 		{"protected paths", r.protect},
 		{"verify masks", r.verifyMasks},
 		{"read-only root", func() error { return setAttr(r.root, "", false, unix.MOUNT_ATTR_RDONLY, "/") }},

@@ -38,9 +38,12 @@ type viewIdent struct{ host, tmpfs ident }
 
 // applyViews builds every anchor's snapshot, parents first, except "/"
 // (the host view's root, built at the staging directory by stageRootView).
+// A view directly under "/" is an anchor too: it is built on its real
+// directory entry here, so that grants and mounts cloned from its path
+// carry it, and the root's snapshot binds it from there like any entry.
 func (r *rootfs) applyViews() error {
 	for _, v := range r.cfg.Plan.Views {
-		if v.Path == "/" || r.viewOf(filepath.Dir(v.Path)) != nil {
+		if parent := filepath.Dir(v.Path); v.Path == "/" || (parent != "/" && r.viewOf(parent) != nil) {
 			continue // built inside its parent's snapshot
 		}
 		under, err := openNoFollow(unix.AT_FDCWD, v.Path, true, false)
@@ -76,6 +79,9 @@ func (r *rootfs) snapshot(v coordinator.ViewDir, under, at int) error {
 	ents, err := listEntries(under, v)
 	if err != nil {
 		return err
+	}
+	if v.Path == "/" && wantsOwnDir(r.cfg.Plan) {
+		ents = withOwnDir(ents)
 	}
 	mnt, err := newViewTmpfs(under, len(ents))
 	if err != nil {
@@ -114,7 +120,7 @@ func (r *rootfs) fill(v coordinator.ViewDir, under, mnt int, ents []entry) error
 
 func (r *rootfs) fillOne(v coordinator.ViewDir, under, mnt int, e entry) error {
 	path := filepath.Join(v.Path, e.name)
-	if child := r.viewOf(path); child != nil {
+	if child := r.viewOf(path); child != nil && v.Path != "/" {
 		return r.childView(*child, under, mnt, e.name)
 	}
 	tree, err := unix.OpenTree(under, e.name, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)

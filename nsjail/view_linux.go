@@ -1,6 +1,9 @@
 package nsjail
 
 import (
+	"slices"
+	"strings"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator"
@@ -61,7 +64,13 @@ func (r *rootfs) stageRootView(v *coordinator.ViewDir) error {
 	if r.root, err = openNoFollow(unix.AT_FDCWD, stagingDir, true, false); err != nil {
 		return err
 	}
-	return setAttr(r.root, "", true, roAttrs, "/ (host view)")
+	if err := setAttr(r.root, "", true, roAttrs, "/ (host view)"); err != nil {
+		return err
+	}
+	if wantsOwnDir(r.cfg.Plan) {
+		return r.mountOwnDir()
+	}
+	return nil
 }
 
 // stageHostRoot attaches the clone at the staging directory and opens it as
@@ -84,4 +93,62 @@ func (r *rootfs) stageHostRoot() error {
 	r.records = append(r.records, coordinator.MountRecord{Target: "/", Kind: "host", Source: "/", Flags: attrNames(roAttrs) + "|RECURSIVE"})
 	r.root, err = openNoFollow(unix.AT_FDCWD, stagingDir, true, false)
 	return err
+}
+
+// ownDir is the sandbox's own directory in the host view (--delegate's
+// broker socket and acbox binary, coordinator.DelegateDir): the root's
+// snapshot shows it as an empty directory, whatever the host has there,
+// and a small tmpfs on it takes the mount points. It is made read-only
+// once they are placed (sealOwnDir), as the grants view's root is.
+const ownDir = coordinator.DelegateDir
+
+// wantsOwnDir: some runtime mount targets the own directory.
+func wantsOwnDir(p *coordinator.Plan) bool {
+	if !isHostView(p) {
+		return false
+	}
+	for _, m := range p.Mounts {
+		if m.Target == ownDir || strings.HasPrefix(m.Target, ownDir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// withOwnDir shows the own directory in the root's snapshot as an empty
+// directory (replacing a host entry of that name).
+func withOwnDir(ents []entry) []entry {
+	name := strings.TrimPrefix(ownDir, "/")
+	out := slices.DeleteFunc(ents, func(e entry) bool { return e.name == name })
+	return append(out, entry{name: name, kind: unix.S_IFDIR, bare: true})
+}
+
+// mountOwnDir puts a small writable tmpfs on the own directory of the
+// staged root.
+func (r *rootfs) mountOwnDir() error {
+	fd, err := openNoFollow(r.root, strings.TrimPrefix(ownDir, "/"), true, true)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := mountFS("tmpfs", fdPath(fd), unix.MS_NOSUID|unix.MS_NODEV, ownDirData); err != nil {
+		return err
+	}
+	r.records = append(r.records, coordinator.MountRecord{Target: ownDir, Kind: "tmpfs", Flags: "NOSUID|NODEV," + ownDirData})
+	return nil
+}
+
+const ownDirData = "size=64k,nr_inodes=64,mode=0755"
+
+// sealOwnDir makes the own directory read-only once its mount points exist.
+func (r *rootfs) sealOwnDir() error {
+	if !wantsOwnDir(r.cfg.Plan) {
+		return nil
+	}
+	fd, err := openNoFollow(r.root, strings.TrimPrefix(ownDir, "/"), true, true)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return setAttr(fd, "", false, unix.MOUNT_ATTR_RDONLY, ownDir)
 }
