@@ -2,8 +2,8 @@ package coordinator
 
 import (
 	"bufio"
+	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,8 +28,10 @@ import (
 // The repositories below the grant's root that protect_search.go finds get
 // the same, each from its own root.
 
-// maxModules bounds the walk for submodule git directories.
-const maxModules = 256
+// maxModules bounds the directories looked at for submodule git
+// directories under one .git/modules: the submodule git directories and
+// their namespace directories, not their insides.
+var maxModules = 4096
 
 func gitWants(root string, grants []Grant, drop map[string]bool) ([]carveWant, error) {
 	dot := filepath.Join(root, ".git")
@@ -44,9 +46,10 @@ func gitWants(root string, grants []Grant, drop map[string]bool) ([]carveWant, e
 		return nil, refuse(dot, "is a symlink: a member could replace it with a git directory of its own, whose hooks git would run outside the sandbox",
 			"make it a `gitdir:` file or move the git directory here, or pass --unprotect .git/hooks --unprotect .git/config --unprotect .git")
 	case fi.IsDir() && drop[ProtectHooks] && drop[ProtectConfig]:
-		return gitDirWants(dot), nil // nothing of it protected: nothing to keep valid
+		return gitDirWants(dot) // nothing of it protected: nothing to keep valid
 	case fi.IsDir():
-		return append(gitDirWants(dot), validityPins(dot)...), nil
+		ws, err := gitDirWants(dot)
+		return append(ws, validityPins(dot)...), err
 	case !fi.Mode().IsRegular():
 		return nil, nil
 	}
@@ -55,7 +58,8 @@ func gitWants(root string, grants []Grant, drop map[string]bool) ([]carveWant, e
 	if !ok || !inWriteGrant(gd, grants) {
 		return out, nil
 	}
-	return append(out, linkedGitDirWants(gd, grants)...), nil
+	ws, err := linkedGitDirWants(gd, grants)
+	return append(out, ws...), err
 }
 
 // validityPins keep a repository's own git directory valid: git takes a
@@ -76,7 +80,7 @@ func validityPins(gitDir string) []carveWant {
 }
 
 // gitDirWants: a full git directory (a repository's own, or a submodule's).
-func gitDirWants(d string) []carveWant {
+func gitDirWants(d string) ([]carveWant, error) {
 	out := hooksAndConfig(d)
 	out = append(out, carveWant{path: filepath.Join(d, "config.worktree"), why: "git config.worktree", key: ProtectConfig})
 	entries, _ := os.ReadDir(filepath.Join(d, "worktrees"))
@@ -88,10 +92,11 @@ func gitDirWants(d string) []carveWant {
 				carveWant{path: filepath.Join(wt, "config.worktree"), why: "git config.worktree", key: ProtectConfig})
 		}
 	}
-	for _, m := range moduleGitDirs(filepath.Join(d, "modules")) {
+	mods, err := moduleGitDirs(filepath.Join(d, "modules"))
+	for _, m := range mods {
 		out = append(out, hooksAndConfig(m)...)
 	}
-	return out
+	return out, err
 }
 
 // The reasons of the carve-outs that mark a git directory's own hooks and
@@ -165,7 +170,7 @@ func (p *Plan) ProtectedRepos() []ProtectedRepo {
 // linkedGitDirWants: the git directory a `.git` file names. A worktree's
 // has a commondir file naming the shared directory, where hooks and config
 // live.
-func linkedGitDirWants(gd string, grants []Grant) []carveWant {
+func linkedGitDirWants(gd string, grants []Grant) ([]carveWant, error) {
 	cd, ok := readGitPointer(filepath.Join(gd, "commondir"), "")
 	if !ok {
 		return gitDirWants(gd)
@@ -174,10 +179,11 @@ func linkedGitDirWants(gd string, grants []Grant) []carveWant {
 		{path: filepath.Join(gd, "commondir"), why: "git worktree commondir", key: ProtectGitLink, required: true},
 		{path: filepath.Join(gd, "config.worktree"), why: "git config.worktree", key: ProtectConfig},
 	}
-	if inWriteGrant(cd, grants) {
-		out = append(out, gitDirWants(cd)...)
+	if !inWriteGrant(cd, grants) {
+		return out, nil
 	}
-	return out
+	ws, err := gitDirWants(cd)
+	return append(out, ws...), err
 }
 
 // readGitPointer reads the first line of a `.git` file (prefix "gitdir: ")
@@ -210,30 +216,66 @@ func inWriteGrant(p string, grants []Grant) bool {
 	return ok && g.Write
 }
 
-// moduleGitDirs finds submodule git directories (those holding HEAD) under
-// dir, nested ones included, without following symlinks; at most
-// maxModules directories are looked at.
-func moduleGitDirs(dir string) []string {
-	var out []string
-	seen := 0
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
+// moduleGitDirs finds the submodule git directories under dir, nested ones
+// included, without following symlinks. A directory is one when it holds
+// a regular HEAD and directories objects and refs, as git requires; its
+// insides are not searched except its own modules (a cloned submodule's
+// logs holds a regular HEAD too: the reflog). Any other directory is a
+// namespace (modules/vendor/lib) and is searched whole. More than
+// maxModules directories looked at refuses the launch: a submodule left
+// unfound would keep its hooks and config writable.
+func moduleGitDirs(dir string) ([]string, error) {
+	s := moduleSearch{top: dir}
+	if err := s.walk(dir); err != nil {
+		return nil, err
+	}
+	return s.found, nil
+}
+
+type moduleSearch struct {
+	top   string
+	seen  int
+	found []string
+}
+
+func (s *moduleSearch) walk(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // unreadable here: unreadable for the member too
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
 		}
-		if seen++; seen > maxModules {
-			return filepath.SkipAll
+		if s.seen++; s.seen > maxModules {
+			return refuse(s.top, fmt.Sprintf("holds more than %d directories of submodule git directories; acbox keeps each one's hooks and config read-only, and will not leave some unfound", maxModules),
+				"grant a narrower directory, or --protect the submodules' hooks and config yourself and pass --unprotect .git/hooks --unprotect .git/config")
 		}
-		if p == dir {
-			return nil
+		sub := filepath.Join(dir, e.Name())
+		if !isGitDir(sub) {
+			if err := s.walk(sub); err != nil {
+				return err
+			}
+			continue
 		}
-		if fi, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil && fi.Mode().IsRegular() {
-			out = append(out, p)
+		s.found = append(s.found, sub)
+		if err := s.walk(filepath.Join(sub, "modules")); err != nil {
+			return err
 		}
-		switch d.Name() {
-		case "objects", "refs", "logs", "hooks", "info", "worktrees":
-			return filepath.SkipDir
+	}
+	return nil
+}
+
+// isGitDir: a regular HEAD and directories objects and refs, none a link.
+func isGitDir(d string) bool {
+	head, err := os.Lstat(filepath.Join(d, "HEAD"))
+	if err != nil || !head.Mode().IsRegular() {
+		return false
+	}
+	for _, n := range []string{"objects", "refs"} {
+		if fi, err := os.Lstat(filepath.Join(d, n)); err != nil || !fi.IsDir() {
+			return false
 		}
-		return nil
-	})
-	return out
+	}
+	return true
 }

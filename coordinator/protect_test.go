@@ -44,6 +44,15 @@ func carveSummary(p *Plan, base string) string {
 
 var plainRepo = []string{".git/hooks/", ".git/objects/", ".git/config", ".git/HEAD = ref: refs/heads/main\n"}
 
+// submodule is a cloned submodule's git directory at dir, as git leaves it.
+func submodule(dir string) []string {
+	var out []string
+	for _, e := range []string{"HEAD = ref: refs/heads/main\n", "config", "hooks/", "objects/pack/", "refs/heads/main", "logs/HEAD", "logs/refs/heads/main", "info/exclude", "packed-refs", "index"} {
+		out = append(out, dir+"/"+e)
+	}
+	return out
+}
+
 // nested is plainRepo at dir (relative to the tree's root).
 func nested(dir string) []string {
 	var out []string
@@ -94,9 +103,17 @@ func TestProtectResolution(t *testing.T) {
 		{name: "worktree with its gitdir outside the grants", tree: []string{".git = gitdir: /nonexistent/.git/worktrees/wt\n"}, want: "ro:proj/.git"},
 		{name: "submodule gitdir in a grant",
 			tree:  []string{".git = gitdir: ../other/.git/modules/sub\n"},
-			other: []string{".git/hooks/", ".git/config", ".git/HEAD", ".git/modules/sub/hooks/", ".git/modules/sub/config", ".git/modules/sub/HEAD"},
+			other: []string{".git/hooks/", ".git/config", ".git/HEAD", ".git/modules/sub/hooks/", ".git/modules/sub/config", ".git/modules/sub/HEAD", ".git/modules/sub/objects/", ".git/modules/sub/refs/"},
 			want: "pin:other/.git ro:proj/.git ro:other/.git/config ro:other/.git/hooks pin:other/.git/modules " +
 				"pin:other/.git/modules/sub ro:other/.git/modules/sub/config ro:other/.git/modules/sub/hooks"},
+		{name: "cloned submodule (its reflog is logs/HEAD)", tree: append(submodule(".git/modules/lib"), plainRepo...),
+			want: "pin:proj/.git ro:proj/.git/config ro:proj/.git/hooks pin:proj/.git/modules pin:proj/.git/objects pin:proj/.git/modules/lib ro:proj/.git/modules/lib/config ro:proj/.git/modules/lib/hooks"},
+		{name: "submodules nested and namespaced", tree: append(append(submodule(".git/modules/vendor/a"), submodule(".git/modules/vendor/a/modules/b")...), plainRepo...),
+			want: "pin:proj/.git ro:proj/.git/config ro:proj/.git/hooks pin:proj/.git/modules pin:proj/.git/objects pin:proj/.git/modules/vendor pin:proj/.git/modules/vendor/a " +
+				"ro:proj/.git/modules/vendor/a/config ro:proj/.git/modules/vendor/a/hooks pin:proj/.git/modules/vendor/a/modules pin:proj/.git/modules/vendor/a/modules/b " +
+				"ro:proj/.git/modules/vendor/a/modules/b/config ro:proj/.git/modules/vendor/a/modules/b/hooks"},
+		{name: "a HEAD without objects and refs is a namespace", tree: append([]string{".git/modules/ns/HEAD"}, plainRepo...),
+			want: "pin:proj/.git ro:proj/.git/config ro:proj/.git/hooks pin:proj/.git/objects"},
 		{name: "grant inside a pin refused", tree: plainRepo, read: []string{".git/objects"}, want: "would hide it", wantErr: true},
 		{name: "nested repository one level down", tree: nested("sub"), want: "pin:proj/sub pin:proj/sub/.git ro:proj/sub/.git/config ro:proj/sub/.git/hooks pin:proj/sub/.git/objects"},
 		{name: "nested repository three levels down", tree: nested("a/b/c"),
@@ -167,6 +184,24 @@ func TestProtectNarrower(t *testing.T) {
 	checkErr(t, Narrower(resolve(), parent), "")
 	checkErr(t, Narrower(resolve(".git/hooks"), parent), "nested launch may not make it writable")
 	checkErr(t, Narrower(resolve(".git/hooks"), resolve(".git/hooks")), "")
+}
+
+// TestModuleLimit: more submodule directories than the search looks at
+// refuse the launch rather than leave some unprotected; the insides of
+// submodule git directories do not count.
+func TestModuleLimit(t *testing.T) {
+	defer func(n int) { maxModules = n }(maxModules)
+	maxModules = 4
+	f := newFixture(t)
+	proj := filepath.Join(f.host.Home, "proj")
+	repoTree(t, proj, append(append(submodule(".git/modules/a"), submodule(".git/modules/b")...), plainRepo...)...)
+	spec := Spec{Command: []string{"true"}, Access: Access{Write: []string{proj}}}
+	_, err := Resolve(spec, f.host)
+	checkErr(t, err, "")
+	repoTree(t, proj, submodule(".git/modules/ns/c")...)
+	repoTree(t, proj, submodule(".git/modules/ns/d")...)
+	_, err = Resolve(spec, f.host)
+	checkErr(t, err, "will not leave some unfound")
 }
 
 // TestRepoSearchLimit: a write grant with more directories than the search
