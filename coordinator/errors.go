@@ -17,13 +17,21 @@ const (
 	// ExitCannotSandbox: the host could not provide a requested control;
 	// nothing was run.
 	ExitCannotSandbox = 126
-	// ExitGitUnrestored: the member ran, and left a protected repository
-	// that acbox could not restore (cmd/acbox/gitredirect.go).
-	ExitGitUnrestored = 124
+	// ExitUnchecked: the member ran, and left something in a write grant
+	// that acbox could not check or undo after the run (a git redirect it
+	// could not move aside, a set-id file it could not clear, a directory
+	// the exit scan could not open); the message names what to inspect.
+	ExitUnchecked = 124
+	// ExitGitUnrestored is the former name of ExitUnchecked.
+	ExitGitUnrestored = ExitUnchecked
 )
 
-// ErrGitUnrestored marks a repository left redirected after the run.
-var ErrGitUnrestored = errors.New("git repository not restored")
+// ErrUnchecked marks what the member left that acbox could not check or
+// undo after the run (cmd/acbox: gitredirect.go, scan.go, broker.go).
+var ErrUnchecked = errors.New("the member left something in a write grant that acbox could not check or undo")
+
+// ErrGitUnrestored is the former name of ErrUnchecked.
+var ErrGitUnrestored = ErrUnchecked
 
 // ErrRefused marks errors that refuse a request by policy.
 var ErrRefused = errors.New("refused by policy")
@@ -64,12 +72,12 @@ func ExitCode(err error) int {
 	switch {
 	case err == nil:
 		return 0
+	case errors.Is(err, ErrUnchecked): // first: it may be joined to a launch error, and the member ran
+		return ExitUnchecked
 	case errors.Is(err, ErrInvalid):
 		return ExitUsage
 	case errors.Is(err, ErrRefused):
 		return ExitRefused
-	case errors.Is(err, ErrGitUnrestored):
-		return ExitGitUnrestored
 	default:
 		return ExitCannotSandbox
 	}

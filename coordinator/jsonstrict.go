@@ -292,3 +292,65 @@ func orRoot(path string) string {
 func pathError(path, msg string) error {
 	return fmt.Errorf("%s: %s", orRoot(path), msg)
 }
+
+// CheckNoNUL refuses a NUL byte in any string of v (a spec built from
+// flags, a profile and a spec file together), naming its JSON path, as
+// DecodeStrict does for JSON. Command-line arguments cannot carry one
+// (the kernel passes them as C strings); this holds the rule for every
+// way a spec is built.
+func CheckNoNUL(v any) error {
+	if err := noNULValue(reflect.ValueOf(v), ""); err != nil {
+		return invalid("%v", err)
+	}
+	return nil
+}
+
+func noNULValue(v reflect.Value, path string) error {
+	switch v.Kind() {
+	case reflect.String:
+		if strings.IndexByte(v.String(), 0) >= 0 {
+			return nulError(path)
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return noNULValue(v.Elem(), path)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if err := noNULValue(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			k := fmt.Sprint(it.Key().Interface())
+			if strings.IndexByte(k, 0) >= 0 {
+				return nulError(join(path, strconv.Quote(k)))
+			}
+			if err := noNULValue(it.Value(), join(path, k)); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		return noNULStruct(v, path)
+	}
+	return nil
+}
+
+func noNULStruct(v reflect.Value, path string) error {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if err := noNULValue(v.Field(i), join(path, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -77,3 +77,34 @@ func TestDecodeStrictRawMessage(t *testing.T) {
 	checkErr(t, DecodeStrict([]byte(`{"spec":{},"reprot":true}`), &r), `unknown field "reprot"`)
 	checkErr(t, DecodeStrict([]byte(`{"spec":{},"SPEC":{}}`), &r), `SPEC is given more than once`)
 }
+
+// TestCheckNoNUL: a spec built any way (flags included) is refused when a
+// string in it holds a NUL byte, and the JSON path is named.
+func TestCheckNoNUL(t *testing.T) {
+	ok := Spec{Command: []string{"sh", "-c", "true"}, Env: map[string]string{"A": "1"}}
+	if err := CheckNoNUL(ok); err != nil {
+		t.Fatalf("a clean spec: %v", err)
+	}
+	cases := []struct {
+		name string
+		edit func(*Spec)
+		want string
+	}{
+		{"command", func(s *Spec) { s.Command = []string{"sh", "x\x00"} }, "command[1]: holds a NUL byte"},
+		{"env value", func(s *Spec) { s.Env = map[string]string{"A": "\x00"} }, "env.A: holds a NUL byte"},
+		{"env key", func(s *Spec) { s.Env = map[string]string{"A\x00": "1"} }, `env."A\x00": holds a NUL byte`},
+		{"write grant", func(s *Spec) { s.Access.Write = []string{"/w\x00"} }, "access.write[0]: holds a NUL byte"},
+		{"tmpfs target", func(s *Spec) { s.Tmpfs = []TmpfsSpec{{Target: "/x\x00"}} }, "tmpfs[0].target: holds a NUL byte"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := ok
+			c.edit(&s)
+			err := CheckNoNUL(s)
+			checkErr(t, err, c.want)
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("%v is not invalid input (status 2)", err)
+			}
+		})
+	}
+}

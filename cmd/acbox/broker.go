@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator"
 )
@@ -25,7 +28,17 @@ type broker struct {
 	events *coordinator.Events
 	parent *coordinator.Plan
 	wg     sync.WaitGroup
+	mu     sync.Mutex
+	conns  map[*net.UnixConn]bool // open requests; nil once ended
 }
+
+// maxBrokerConns bounds the requests one sandbox may hold open at once:
+// each costs this process a descriptor and a goroutine.
+const maxBrokerConns = 64
+
+// brokerEndWait bounds how long end waits for nested launches to return
+// after stopping them.
+const brokerEndWait = 30 * time.Second
 
 func startBroker(id, dir string, host coordinator.Host, events *coordinator.Events) (*broker, error) {
 	path := filepath.Join(dir, "broker.sock")
@@ -37,7 +50,7 @@ func startBroker(id, dir string, host coordinator.Host, events *coordinator.Even
 		ln.Close()
 		return nil, err
 	}
-	return &broker{id: id, ln: ln, path: path, host: host, events: events}, nil
+	return &broker{id: id, ln: ln, path: path, host: host, events: events, conns: map[*net.UnixConn]bool{}}, nil
 }
 
 // serve answers requests until stop; parent must be set first.
@@ -48,9 +61,48 @@ func (b *broker) serve(parent *coordinator.Plan) {
 		if err != nil {
 			return
 		}
+		if why := b.track(c); why != "" {
+			reply(c, nestedReply{Error: why, Code: coordinator.ExitRefused})
+			c.Close()
+			continue
+		}
 		b.wg.Add(1)
-		go func() { defer b.wg.Done(); b.handle(c) }()
+		go func() { defer b.wg.Done(); defer b.untrack(c); b.handle(c) }()
 	}
+}
+
+// track records an open request; it refuses one past the cap or after end.
+func (b *broker) track(c *net.UnixConn) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.conns == nil:
+		return "nested launch: the requesting sandbox has ended"
+	case len(b.conns) >= maxBrokerConns:
+		return fmt.Sprintf("nested launch: %d requests are open already; wait for one to end", maxBrokerConns)
+	}
+	b.conns[c] = true
+	return ""
+}
+
+func (b *broker) untrack(c *net.UnixConn) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.conns, c)
+	c.Close()
+}
+
+// closeAll closes every open request: once the requester has ended nobody
+// reads the replies, and a request still being read (a member that
+// promised bytes it never sent, holding the other end itself) must not
+// keep end waiting.
+func (b *broker) closeAll() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for c := range b.conns {
+		c.Close()
+	}
+	b.conns = nil
 }
 
 // stop closes the socket; children already running end with their
@@ -61,33 +113,59 @@ func (b *broker) stop() {
 	}
 }
 
-// end stops taking requests, ends every sandbox launched through this
-// broker (deepest first, through its own pid 1) and waits until their
-// launches have returned, each with its own git-redirect check done.
-// Called once the requester's member has exited.
-func (b *broker) end() {
+// end stops taking requests, closes the open ones, ends every sandbox
+// launched through this broker (deepest first, through its own pid 1)
+// and waits until their launches have returned, each with its own checks
+// after the run done. Called once the requester's member has exited. It
+// never waits past brokerEndWait: a launch that has not returned by then
+// is an ErrUnchecked error (what it writes after the requester's checks
+// is not checked), and the requester's checks go on.
+func (b *broker) end() error {
 	if b == nil {
-		return
+		return nil
 	}
 	b.ln.Close()
-	if reg, err := coordinator.OpenRegistry(b.host.StateDir); err == nil {
-		for _, k := range descendants(reg, b.id) {
-			if k, err := withHelper(reg, k); err == nil {
-				stopOne(k, 0)
-			}
+	b.closeAll()
+	done := make(chan struct{})
+	go func() { b.wg.Wait(); close(done) }()
+	limit := time.After(brokerEndWait)
+	for {
+		b.stopChildren()
+		select {
+		case <-done:
+			return nil
+		case <-limit:
+			return fmt.Errorf("%w: nested launches of sandbox %s did not end within %v after it; "+
+				"inspect its write grants for what they wrote after the checks", coordinator.ErrUnchecked, b.id, brokerEndWait)
+		case <-time.After(250 * time.Millisecond):
+			// again: a child that registered after the last look
 		}
 	}
-	b.wg.Wait()
+}
+
+// stopChildren stops every sandbox registered below this one.
+func (b *broker) stopChildren() {
+	reg, err := coordinator.OpenRegistry(b.host.StateDir)
+	if err != nil {
+		return
+	}
+	for _, k := range descendants(reg, b.id) {
+		if k, err := withHelper(reg, k); err == nil {
+			stopOne(k, 0)
+		}
+	}
 }
 
 func (b *broker) handle(c *net.UnixConn) {
-	defer c.Close()
 	req, files, err := recvRequest(c)
 	for _, f := range files {
 		defer f.Close()
 	}
+	if err == nil {
+		err = b.refuseOwnEnds(files)
+	}
 	if err != nil {
-		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitUsage})
+		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitCode(err)})
 		return
 	}
 	if len(req.Spec.PassEnv) > 0 {
@@ -98,20 +176,30 @@ func (b *broker) handle(c *net.UnixConn) {
 	// Before resolving: the default /tmp and home sizes follow the limit.
 	inheritLimits(&req.Spec.Limits, b.parent.Limits)
 	relay := coordinator.NewEvents(eventRelay{c, b.events})
-	check := b.check
-	scanned := func() *ExitScan { return nil }
-	if req.Report { // the exit scan runs here, outside, as for a launch from the host
-		check, scanned = exitScanHook(check, true)
+	// The child's checks after the run (launch.go's afterRun) print their
+	// findings on files[2], the requester's standard error.
+	r, err := runSpec(req.Spec, b.host, relay, stdio{files[0], files[1], files[2]}, b.check, req.Report)
+	if req.Report && r != nil && r.Outcome != nil {
+		reply(c, nestedReply{Report: r.Report, ExitScan: r.Scan})
 	}
-	out, err := runSpec(req.Spec, b.host, relay, stdio{files[0], files[1], files[2]}, check)
 	if err != nil {
 		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitCode(err)})
 		return
 	}
-	if req.Report {
-		reply(c, nestedReply{Report: out.Report, ExitScan: withRedirects(scanned(), out)})
+	reply(c, nestedReply{Exit: &r.Code})
+}
+
+// refuseOwnEnds refuses a request that passes a connection to this broker
+// as one of its streams: holding the other end itself, the broker would
+// never see the requester hang up.
+func (b *broker) refuseOwnEnds(files []*os.File) error {
+	for i, f := range files {
+		sa, err := unix.Getpeername(int(f.Fd()))
+		if su, ok := sa.(*unix.SockaddrUnix); err == nil && ok && su.Name == b.path {
+			return fmt.Errorf("%w: nested launch: descriptor %d of the request is a connection to the broker itself; pass the standard streams", coordinator.ErrInvalid, i)
+		}
 	}
-	reply(c, nestedReply{Exit: &out.Code})
+	return nil
 }
 
 // check refuses a child wider than the requester or deeper than allowed.

@@ -62,7 +62,7 @@ func (w *gitWatch) quarantine(errw io.Writer) ([]string, error) {
 		}
 	}
 	if len(failed) > 0 {
-		return res.Paths(), fmt.Errorf("%w: the member left git redirects that acbox could not undo: %s; inspect them before running git in those repositories", coordinator.ErrGitUnrestored, strings.Join(failed, " "))
+		return res.Paths(), fmt.Errorf("%w: git redirects it could not move aside: %s; inspect them before running git in those repositories", coordinator.ErrUnchecked, strings.Join(failed, " "))
 	}
 	return res.Paths(), nil
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/nsjail"
@@ -13,11 +15,21 @@ import (
 // stdio are the member's standard streams.
 type stdio struct{ in, out, err *os.File }
 
+// ran is what a launch that got as far as starting the member returns:
+// the outcome (nil when the backend failed) and the exit scan.
+type ran struct {
+	*coordinator.Outcome
+	Scan  *ExitScan
+	moved []string // what the git check moved aside
+}
+
 // runSpec resolves a spec and runs it: a private run directory for the
 // sandbox's sockets, the broker when it may delegate, the plan, check (a
-// profile's or the broker's narrowing; nil for none), admission, the egress
-// proxy, the backend, and the started and exited events.
-func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.Events, io stdio, check func(*coordinator.Plan) error) (*coordinator.Outcome, error) {
+// profile's or the broker's narrowing; nil for none), the exit scan's
+// first step (scan.go; full with --report), admission, the egress proxy,
+// the backend, and the started and exited events. With an error, ran may
+// still hold the exit scan: the member ran.
+func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.Events, io stdio, check func(*coordinator.Plan) error, report bool) (*ran, error) {
 	id := nsjail.NewID()
 	dir, err := makeRunDir(host.StateDir, id)
 	if err != nil {
@@ -35,13 +47,17 @@ func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.E
 	if err == nil && check != nil {
 		err = check(plan)
 	}
+	scan := &exitScan{full: report}
+	if err == nil {
+		err = scan.begin(plan)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if br != nil {
 		go br.serve(plan)
 	}
-	return launch(plan, host, events, io, id, dir, br)
+	return launch(plan, host, events, io, id, dir, br, scan)
 }
 
 // delegate starts the broker and adds the two runtime mounts a delegating
@@ -76,10 +92,11 @@ func makeRunDir(state, id string) (string, error) {
 	return dir, nil
 }
 
-// launch runs one plan on its backend with this sandbox's proxy.
-// A delegating sandbox's children are ended (br.end) before the check for
-// git redirects, so none can plant one after it.
-func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.Events, io stdio, id, dir string, br *broker) (*coordinator.Outcome, error) {
+// launch runs one plan on its backend with this sandbox's proxy. Once the
+// backend has been asked to start the member, what follows (afterRun)
+// happens on every way out: the member's exit, a failed launch, a signal
+// to acbox (held meanwhile), a broker whose requests hang.
+func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.Events, io stdio, id, dir string, br *broker, scan *exitScan) (*ran, error) {
 	b, err := backendFor(plan.Backend)
 	if err != nil {
 		return nil, err
@@ -99,22 +116,67 @@ func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.E
 	if err != nil {
 		return nil, err
 	}
+	held := holdSignals(io.err)
+	defer held.release()
 	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(), RunDir: dir,
 		OnReady: func(st coordinator.Started) {
 			recordHelper(st.ID, st.Pid)
 			events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
 				Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
 		}})
-	br.end()
-	moved, qerr := watch.quarantine(io.err) // also after a failed launch: the member may have run
+	held.ended()
+	r, aerr := afterRun(io.err, br, watch, scan) // also after a failed launch: the member may have run
+	r.Outcome = out
+	if aerr != nil {
+		if err != nil {
+			return r, fmt.Errorf("%w\nacbox: the launch had failed too: %v", aerr, err)
+		}
+		return r, aerr
+	}
 	if err != nil {
-		return nil, err
+		return r, err
 	}
-	if qerr != nil {
-		return nil, qerr
-	}
-	out.GitRedirects = moved
+	out.GitRedirects = r.moved
 	code := out.Code
 	events.Emit(coordinator.Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
-	return out, nil
+	return r, nil
+}
+
+// afterRun is the check after every process of the sandbox has ended:
+// first the nested children (broker.end: none can write after the
+// checks), then the git quarantine (gitredirect.go), then the exit scan
+// (scan.go). Each finding is named on errw (the member's standard error;
+// for a nested launch, the requester's). Whatever could not be checked or
+// undone is an ErrUnchecked error (exit 124).
+func afterRun(errw io.Writer, br *broker, watch *gitWatch, scan *exitScan) (*ran, error) {
+	var errs []error
+	if err := br.end(); err != nil {
+		fmt.Fprintln(errw, "acbox:", err)
+		errs = append(errs, err)
+	}
+	moved, err := watch.quarantine(errw)
+	errs = append(errs, err)
+	es, err := scan.finish(errw)
+	errs = append(errs, err)
+	return &ran{Scan: withRedirects(es, moved), moved: moved}, firstError(errs)
+}
+
+// firstError is the first non-nil error, with the others' text after it
+// (each is also printed where it arose).
+func firstError(errs []error) error {
+	var first error
+	var more []string
+	for _, e := range errs {
+		switch {
+		case e == nil:
+		case first == nil:
+			first = e
+		default:
+			more = append(more, e.Error())
+		}
+	}
+	if first != nil && len(more) > 0 {
+		return fmt.Errorf("%w; and %s", first, strings.Join(more, "; and "))
+	}
+	return first
 }

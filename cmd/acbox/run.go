@@ -29,6 +29,9 @@ func (c *RunCmd) Run(s *Streams) error {
 			return err
 		}
 		spec.Delegate = spec.Delegate || c.Delegate
+		if err := coordinator.CheckNoNUL(spec); err != nil {
+			return err
+		}
 		return runNested(coordinator.DelegateSocket, spec, events, s, c.Report)
 	}
 	h, err := coordinator.HostFromEnv()
@@ -40,25 +43,26 @@ func (c *RunCmd) Run(s *Streams) error {
 		return err
 	}
 	spec.Delegate = spec.Delegate || c.Delegate
+	if err := coordinator.CheckNoNUL(spec); err != nil {
+		return err
+	}
 	var check func(*coordinator.Plan) error
 	if prof != nil {
 		check = prof.Check
 	}
-	// The write grants are scanned before the launch and after the exit
-	// (scan.go; the plan hook runs before anything starts). New set-id
-	// files and devices are named on standard error after every run: they
-	// outlive the sandbox. --report adds the whole scan.
-	check, scanned := exitScanHook(check, c.Report != "")
-	out, err := runSpec(spec, h, events, stdio{s.In, os.Stdout, os.Stderr}, check)
+	// The write grants are checked after every run (launch.go's afterRun;
+	// scan.go): set-id files and devices that appeared are named on
+	// standard error, set-id bits cleared. --report adds the whole scan.
+	r, err := runSpec(spec, h, events, stdio{s.In, os.Stdout, os.Stderr}, check, c.Report != "")
+	if r != nil && r.Outcome != nil {
+		if werr := writeReport(c.Report, r.Report, r.Scan); werr != nil && err == nil {
+			err = werr
+		}
+	}
 	if err != nil {
 		return err
 	}
-	scan := withRedirects(scanned(), out)
-	printFindings(os.Stderr, scan)
-	if err := writeReport(c.Report, out.Report, scan); err != nil {
-		return err
-	}
-	return exitError{code: out.Code}
+	return exitError{code: r.Code}
 }
 
 func openEvents(fd int) (*coordinator.Events, error) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -56,28 +57,40 @@ func sendRaw(c *net.UnixConn, body []byte, files []*os.File) error {
 	return err
 }
 
+// Request deadlines: a client sends its request at once, so a header that
+// does not arrive, or a body that stops short of the length the header
+// promised, is a member holding a broker goroutine (and, before end closed
+// open requests, the whole launcher); the request is refused instead.
+const (
+	headerWait = 10 * time.Second // from the connection to the header
+	bodyWait   = 5 * time.Second  // from the header to the whole body
+)
+
 // recvRequest reads one request and the descriptors sent with it.
 func recvRequest(c *net.UnixConn) (nestedRequest, []*os.File, error) {
 	var req nestedRequest
 	buf := make([]byte, 64<<10)
 	oob := make([]byte, unix.CmsgSpace(3*4))
+	c.SetReadDeadline(time.Now().Add(headerWait))
+	defer c.SetReadDeadline(time.Time{})
 	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
 	if err != nil {
-		return req, nil, err
+		return req, nil, fmt.Errorf("%w: nested launch: no request within %v: %v", coordinator.ErrInvalid, headerWait, errText(err))
 	}
 	files, err := parseRights(oob[:oobn])
 	if err != nil || n < 4 {
-		return req, files, errors.New("nested launch: malformed request")
+		return req, files, fmt.Errorf("%w: nested launch: malformed request", coordinator.ErrInvalid)
 	}
 	size := int(binary.BigEndian.Uint32(buf[:4]))
 	if size > coordinator.MaxSpecBytes {
-		return req, files, fmt.Errorf("nested launch: spec larger than %d bytes", coordinator.MaxSpecBytes)
+		return req, files, fmt.Errorf("%w: nested launch: spec larger than %d bytes", coordinator.ErrInvalid, coordinator.MaxSpecBytes)
 	}
 	body := append([]byte{}, buf[4:n]...)
+	c.SetReadDeadline(time.Now().Add(bodyWait))
 	for len(body) < size {
 		m, err := c.Read(buf)
 		if err != nil {
-			return req, files, err
+			return req, files, fmt.Errorf("%w: nested launch: the header promised %d bytes and %d came within %v (%v); send the request whole", coordinator.ErrInvalid, size, len(body), bodyWait, errText(err))
 		}
 		body = append(body, buf[:m]...)
 	}
