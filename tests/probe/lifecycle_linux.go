@@ -17,7 +17,7 @@ func (r *Runner) Lifecycle() []Line {
 	return append([]Line{
 		r.exitCode(), r.signalExit(), r.signalForward(), r.dieWithParent(),
 		r.symlinkGrantCLI(), r.swappedBeforeLaunch(), r.dirSwappedBeforeLaunch(),
-		r.maskHeldGrants(), r.maskHeldHost(), r.shadowHidden(),
+		r.maskHeldGrants(), r.maskHeldHost(), r.shadowHidden(), r.maskOtherState(),
 		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.crossSandboxSwap(), r.inotifyHeadroom(),
 	}, r.gitRedirects()...)
 }
