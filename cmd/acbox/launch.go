@@ -149,11 +149,7 @@ func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.E
 // for a nested launch, the requester's). Whatever could not be checked or
 // undone is an ErrUnchecked error (exit 124).
 func afterRun(errw io.Writer, br *broker, watch *gitWatch, scan *exitScan) (*ran, error) {
-	var errs []error
-	if err := br.end(); err != nil {
-		fmt.Fprintln(errw, "acbox:", err)
-		errs = append(errs, err)
-	}
+	errs := []error{br.end()}
 	moved, err := watch.quarantine(errw)
 	errs = append(errs, err)
 	es, err := scan.finish(errw)

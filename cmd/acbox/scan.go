@@ -121,7 +121,7 @@ func (s *exitScan) finish(errw io.Writer) (*ExitScan, error) {
 	out := diff(before, after)
 	printFindings(errw, out)
 	if len(out.Unchecked) > 0 {
-		return out, fmt.Errorf("%w: the exit scan could not check or undo %d path(s) in the write grants, named above; "+
+		return out, fmt.Errorf("%w: %d path(s), named above; "+
 			"inspect them for set-id files before anyone runs what is in them", coordinator.ErrUnchecked, len(out.Unchecked))
 	}
 	return out, nil
