@@ -21,36 +21,52 @@ import (
 
 // gitScenario is one way to redirect git discovery. script runs in the
 // repository (proj, below the between directory "mid" in the write grant)
-// and prints "planted" once the member's config is in place.
-type gitScenario struct{ id, expect, script string }
+// and prints "planted" once the member's config is in place. gitlink, when
+// set, is a path an index written beside the grant's top (planted-index)
+// names as a gitlink, for the script to copy into .git; config is added to
+// the repository's config before the run (what the user had set).
+type gitScenario struct{ id, expect, script, gitlink, config string }
+
+// mkrepo makes a git directory of the member's at $1 with evilConfig.
+const mkrepo = `mkrepo() { mkdir -p "$1/objects" "$1/refs" && echo 'ref: refs/heads/main' > "$1/HEAD" && ` + evilConfig + `"$1/config"; }; `
 
 // evilConfig writes a config that would run the member's command.
 const evilConfig = `printf '[core]\n\tbare = false\n\tfsmonitor = "touch ../../MEMBER-RAN; false"\n' > `
 
 func gitScenarios() []gitScenario {
 	return []gitScenario{
-		{"life.git-bare-fallback", "the issue's attack (HEAD moved away, proj laid out as a bare repository reusing .git's objects and refs) is undone",
-			`mv .git/HEAD .git/HEAD.orig; echo 'ref: refs/heads/main' > HEAD && ln -s .git/objects objects && ln -s .git/refs refs && ln -s .git/index index && ` + evilConfig + `config && printf '/HEAD\n/config\n' > .git/info-exclude && echo planted`},
-		{"life.git-bad-head", "garbage in .git/HEAD, with a bare layout in the work tree, is undone (HEAD restored, the layout moved aside)",
-			`echo garbage > .git/HEAD && mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && echo planted`},
-		{"life.git-markers-moved", ".git/objects and .git/refs cannot be renamed or removed away (pinned), so .git stays a git directory",
-			`mv .git/objects .git/objects.x; mv .git/refs .git/refs.x; rmdir .git/refs 2>/dev/null; mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && echo planted`},
-		{"life.git-markers-chmod", "taking the owner's permissions on .git/HEAD, objects and refs (so git skips .git) is undone",
-			`mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && chmod 000 .git/HEAD .git/objects .git/refs && echo planted`},
-		{"life.git-gitfile-subdir", "a new `.git` file (gitdir:) in a directory of the work tree that existed before is moved aside",
-			`mkdir -p ../evil/objects ../evil/refs && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo 'gitdir: ../../evil' > src/.git && echo planted`},
-		{"life.git-dir-subdir", "a new `.git` directory deep in the work tree is moved aside",
-			`mkdir -p src/deep/.git/objects src/deep/.git/refs && echo 'ref: refs/heads/main' > src/deep/.git/HEAD && ` + evilConfig + `src/deep/.git/config && echo planted`},
-		{"life.git-bare-between", "a bare layout in the directory between the write grant and the repository, with .git made invalid, is undone",
-			`echo nonsense > .git/HEAD && mkdir ../objects ../refs && echo 'ref: refs/heads/main' > ../HEAD && ` + evilConfig + `../config && echo planted`},
-		{"life.git-submodule", "a submodule the member adds (.git/modules/x and x/.git) is moved aside, so git status enters no repository of the member's",
-			`mkdir -p .git/modules/x/objects .git/modules/x/refs x && echo 'ref: refs/heads/main' > .git/modules/x/HEAD && ` + evilConfig + `.git/modules/x/config && echo 'gitdir: ../.git/modules/x' > x/.git && echo planted`},
-		{"life.git-worktree", "a worktree the member adds (.git/worktrees/w with its own commondir, and a .git file naming it) is moved aside",
-			`mkdir -p .git/worktrees/w ../evil/objects ../evil/refs src/wt && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo ../../../../evil > .git/worktrees/w/commondir && echo 'ref: refs/heads/main' > .git/worktrees/w/HEAD && echo 'gitdir: ../../.git/worktrees/w' > src/wt/.git && echo planted`},
-		{"life.git-commondir", "a .git/commondir naming a git directory of the member's is moved aside",
-			`mkdir -p ../evil/objects ../evil/refs ../evil/hooks && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo ../../evil > .git/commondir && echo planted`},
-		{"life.git-rebase-exec", "a rebase left in progress with an exec line (git rebase --continue would run it) is moved aside",
-			`mkdir .git/rebase-merge && echo 'exec touch ../../MEMBER-RAN' > .git/rebase-merge/git-rebase-todo && echo refs/heads/main > .git/rebase-merge/head-name && echo planted`},
+		{id: "life.git-bare-fallback", expect: "the issue's attack (HEAD moved away, proj laid out as a bare repository reusing .git's objects and refs) is undone",
+			script: `mv .git/HEAD .git/HEAD.orig; echo 'ref: refs/heads/main' > HEAD && ln -s .git/objects objects && ln -s .git/refs refs && ln -s .git/index index && ` + evilConfig + `config && printf '/HEAD\n/config\n' > .git/info-exclude && echo planted`},
+		{id: "life.git-bad-head", expect: "garbage in .git/HEAD, with a bare layout in the work tree, is undone (HEAD restored, the layout moved aside)",
+			script: `echo garbage > .git/HEAD && mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && echo planted`},
+		{id: "life.git-markers-moved", expect: ".git/objects and .git/refs cannot be renamed or removed away (pinned), so .git stays a git directory",
+			script: `mv .git/objects .git/objects.x; mv .git/refs .git/refs.x; rmdir .git/refs 2>/dev/null; mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && echo planted`},
+		{id: "life.git-markers-chmod", expect: "taking the owner's permissions on .git/HEAD, objects and refs (so git skips .git) is undone",
+			script: `mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && ` + evilConfig + `config && chmod 000 .git/HEAD .git/objects .git/refs && echo planted`},
+		{id: "life.git-gitfile-subdir", expect: "a new `.git` file (gitdir:) in a directory of the work tree that existed before is moved aside",
+			script: `mkdir -p ../evil/objects ../evil/refs && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo 'gitdir: ../../evil' > src/.git && echo planted`},
+		{id: "life.git-dir-subdir", expect: "a new `.git` directory deep in the work tree is moved aside",
+			script: `mkdir -p src/deep/.git/objects src/deep/.git/refs && echo 'ref: refs/heads/main' > src/deep/.git/HEAD && ` + evilConfig + `src/deep/.git/config && echo planted`},
+		{id: "life.git-bare-between", expect: "a bare layout in the directory between the write grant and the repository, with .git made invalid, is undone",
+			script: `echo nonsense > .git/HEAD && mkdir ../objects ../refs && echo 'ref: refs/heads/main' > ../HEAD && ` + evilConfig + `../config && echo planted`},
+		{id: "life.git-submodule", expect: "a submodule the member adds (.git/modules/x and x/.git) is moved aside, so git status enters no repository of the member's",
+			script: `mkdir -p .git/modules/x/objects .git/modules/x/refs x && echo 'ref: refs/heads/main' > .git/modules/x/HEAD && ` + evilConfig + `.git/modules/x/config && echo 'gitdir: ../.git/modules/x' > x/.git && echo planted`},
+		{id: "life.git-worktree", expect: "a worktree the member adds (.git/worktrees/w with its own commondir, and a .git file naming it) is moved aside",
+			script: `mkdir -p .git/worktrees/w ../evil/objects ../evil/refs src/wt && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo ../../../../evil > .git/worktrees/w/commondir && echo 'ref: refs/heads/main' > .git/worktrees/w/HEAD && echo 'gitdir: ../../.git/worktrees/w' > src/wt/.git && echo planted`},
+		{id: "life.git-commondir", expect: "a .git/commondir naming a git directory of the member's is moved aside",
+			script: `mkdir -p ../evil/objects ../evil/refs ../evil/hooks && echo 'ref: refs/heads/main' > ../evil/HEAD && ` + evilConfig + `../evil/config && echo ../../evil > .git/commondir && echo planted`},
+		{id: "life.git-gitlink-in-gitdir", expect: "an index naming a gitlink inside .git (git status would enter .git/evil, a repository of the member's) is moved aside",
+			gitlink: ".git/evil", script: mkrepo + `mkrepo .git/evil/.git && cp ../../planted-index .git/index && echo planted`},
+		{id: "life.git-gitlink-above", expect: "an index naming a gitlink above the work tree (../evil, where no walk of the work tree looks) is moved aside",
+			gitlink: "../evil", script: mkrepo + `mkrepo ../evil/.git && cp ../../planted-index .git/index && echo planted`},
+		{id: "life.git-dir-to-symlink", expect: "a directory of the work tree replaced by a symlink into .git, beside a repository of the member's there, is moved aside",
+			script: mkrepo + `mkrepo .git/evil/.git && mv src .git/evil/src-orig && ln -s .git/evil src && echo planted`},
+		{id: "life.git-deep-dir-to-symlink", expect: "a deep directory of the work tree replaced by a symlink out of it, to a repository of the member's, is moved aside",
+			script: mkrepo + `mkrepo ../evil/.git && rm -r src/deep && ln -s ../../evil src/deep && echo planted`},
+		{id: "life.git-config-worktree", expect: "a new .git/config.worktree (read as config, with its commands, once extensions.worktreeConfig is set) is moved aside",
+			config: "[extensions]\n\tworktreeConfig = true\n", script: evilConfig + `.git/config.worktree && echo planted`},
+		{id: "life.git-rebase-exec", expect: "a rebase left in progress with an exec line (git rebase --continue would run it) is moved aside",
+			script: `mkdir .git/rebase-merge && echo 'exec touch ../../MEMBER-RAN' > .git/rebase-merge/git-rebase-todo && echo refs/heads/main > .git/rebase-merge/head-name && echo planted`},
 	}
 }
 
@@ -68,6 +84,9 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 	proj := filepath.Join(top, "mid", "proj")
 	defer removeGitFixture(top, proj)
 	if err := makeGitFixture(proj); err != nil {
+		return errorf("fixture: %v", err)
+	}
+	if err := s.prepare(top, proj); err != nil {
 		return errorf("fixture: %v", err)
 	}
 	before, err := gitState(proj)
@@ -93,10 +112,32 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 	if o := judgeGit(proj, before); o.Result != Pass {
 		return o
 	}
+	if s.gitlink != "" && indexNames(proj, s.gitlink) {
+		return failf("the index still names a gitlink at %s: git status would enter it", s.gitlink)
+	}
 	if _, err := os.Lstat(filepath.Join(top, "MEMBER-RAN")); err == nil {
 		return failf("the member's command ran outside the sandbox")
 	}
 	return passf("exit %d; discovery unchanged from proj, proj/src and proj/src/deep; acbox said: %s", c.ProcessState.ExitCode(), firstLines(errb.String(), 2))
+}
+
+// prepare writes the scenario's index and config additions.
+func (s gitScenario) prepare(top, proj string) error {
+	if s.gitlink != "" {
+		if err := os.WriteFile(filepath.Join(top, "planted-index"), gitlinkIndex(s.gitlink), 0o644); err != nil {
+			return err
+		}
+	}
+	if s.config == "" {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(proj, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteString(s.config)
+	return err
 }
 
 func firstLines(s string, n int) string {
@@ -132,7 +173,7 @@ func makeGitFixture(proj string) error {
 // permissions a scenario may have taken (where acbox did not), so that a
 // leftover repository cannot refuse the next launch in the shared grant.
 func removeGitFixture(top, proj string) {
-	for _, p := range []string{".git", ".git/objects", ".git/refs", ".git/HEAD"} {
+	for _, p := range []string{".git", ".git/objects", ".git/refs", ".git/HEAD"} { // the scenarios' chmod 000
 		os.Chmod(filepath.Join(proj, p), 0o755)
 	}
 	os.RemoveAll(top)
