@@ -3,6 +3,9 @@
 package docker_test
 
 import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -227,4 +230,66 @@ yes submodule 'mkdir -p .git/modules/x/objects .git/modules/x/refs x && echo "re
 		t.Errorf("exit_scan.git_redirects %q, want the five paths", rep.ExitScan.GitRedirects)
 	}
 	e.noneLeft(t)
+}
+
+// TestGitRedirectsUndoneAttack: the ways past the first check (issue 11's
+// attack), under docker: the index names a gitlink inside .git, beside a
+// repository of the member's there (git status would enter it); src, a
+// directory before the run, becomes a symlink into that repository; and a
+// config.worktree appears. Each is moved aside and named; the index was
+// written on the host (busybox has no git) for the member to copy.
+func TestGitRedirectsUndoneAttack(t *testing.T) {
+	e := setup(t)
+	repo := gitRepo(t)
+	os.MkdirAll(filepath.Join(repo, ".git", "refs", "heads"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "src"), 0o755)
+	os.WriteFile(filepath.Join(repo, "planted-index"), gitlinkIndex(".git/evil"), 0o644)
+	report := filepath.Join(t.TempDir(), "report.json")
+	r := e.sh(t, carvePrelude+`
+yes evil-repo 'mkdir -p .git/evil/.git/objects .git/evil/.git/refs && echo "ref: refs/heads/main" > .git/evil/.git/HEAD && printf "[core]\n\tfsmonitor = evil\n" > .git/evil/.git/config'
+yes gitlink 'cp planted-index .git/index'
+yes symlink 'mv src .git/evil/src-orig && ln -s .git/evil src'
+yes config-worktree 'printf "[core]\n\tfsmonitor = evil\n" > .git/config.worktree'
+`, "-w", repo, "--cwd", repo, "--report", report)
+	if r.code != 0 || strings.Contains(r.out, "BAD") || okLines(r.out) != 4 {
+		t.Fatalf("code %d\nout:\n%s\nerr:\n%s", r.code, r.out, r.errout)
+	}
+	for p, said := range map[string]string{".git/index": "was changed", ".git/evil/.git": "appeared", "src": "was changed", ".git/config.worktree": "appeared"} {
+		if _, err := os.Lstat(filepath.Join(repo, p)); err == nil {
+			t.Errorf("%s is left in place", p)
+		}
+		if !strings.Contains(r.errout, filepath.Join(repo, p)+" "+said+" during the run") {
+			t.Errorf("no message names %s: %s", p, r.errout)
+		}
+	}
+	b, _ := os.ReadFile(report)
+	var rep struct {
+		ExitScan struct {
+			GitRedirects []string `json:"git_redirects"`
+		} `json:"exit_scan"`
+	}
+	json.Unmarshal(b, &rep)
+	if len(rep.ExitScan.GitRedirects) != 4 {
+		t.Errorf("exit_scan.git_redirects %q, want the four paths", rep.ExitScan.GitRedirects)
+	}
+	e.noneLeft(t)
+}
+
+// gitlinkIndex is a version 2 index whose only entry is a gitlink at path
+// (as tests/probe writes one: git itself refuses such paths).
+func gitlinkIndex(path string) []byte {
+	var b bytes.Buffer
+	b.WriteString("DIRC")
+	binary.Write(&b, binary.BigEndian, [2]uint32{2, 1})
+	b.Write(make([]byte, 24))
+	binary.Write(&b, binary.BigEndian, uint32(0o160000))
+	b.Write(make([]byte, 12))
+	b.Write(bytes.Repeat([]byte{0x11}, 20))
+	binary.Write(&b, binary.BigEndian, uint16(len(path)))
+	b.WriteString(path)
+	for b.Len()-12 < (62+len(path)+8)&^7 {
+		b.WriteByte(0)
+	}
+	sum := sha1.Sum(b.Bytes())
+	return append(b.Bytes(), sum[:]...)
 }
