@@ -61,7 +61,7 @@ func sendRaw(c *net.UnixConn, body []byte, files []*os.File) error {
 // does not arrive, or a body that stops short of the length the header
 // promised, is a member holding a broker goroutine (and, before end closed
 // open requests, the whole launcher); the request is refused instead.
-const (
+var (
 	headerWait = 10 * time.Second // from the connection to the header
 	bodyWait   = 5 * time.Second  // from the header to the whole body
 )
