@@ -21,10 +21,11 @@ import (
 
 // gitlinkAt makes the index name a gitlink at path: git update-index
 // refuses such a path, so a same-length placeholder is rewritten in the
-// index file and its checksum recomputed.
+// index file (the repository's or a submodule's) and its checksum
+// recomputed; it fails unless the index then names path.
 func gitlinkAt(path string) string {
 	ph := strings.Repeat("x", len(path))
-	return `git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),` + ph + ` && perl -MDigest::SHA=sha1 -e 'local $/; open F,"<",".git/index"; $d=<F>; close F; $d=substr($d,0,-20); $d=~s/` + ph + `/` + strings.ReplaceAll(path, "/", `\/`) + `/; open F,">",".git/index"; print F $d.sha1($d); close F'`
+	return `git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),` + ph + ` && I=$(git rev-parse --git-dir)/index perl -MDigest::SHA=sha1 -e 'local $/; open F,"<",$ENV{I} or die; $d=<F>; close F; $d=substr($d,0,-20); $d=~s/` + ph + `/` + strings.ReplaceAll(path, "/", `\/`) + `/ or die "no placeholder"; open F,">",$ENV{I} or die; print F $d.sha1($d); close F or die' && git ls-files -s | grep -qF -- '` + path + `'`
 }
 
 // evilAt makes a repository of the member's at dir whose fsmonitor
