@@ -54,7 +54,11 @@
 // aside too (git status would enter it as a submodule); one it creates
 // elsewhere is its own. A repository that was already there, deeper than
 // the carve-outs reach, or a bare repository kept inside a work tree, is
-// not protected: its config stays writable.
+// not protected: its config stays writable. An index larger than 512 MiB,
+// or one this package cannot parse (a version after 4), is moved aside
+// like one naming a bad path: git would read what it cannot judge. A
+// symlink that was already there at launch is not judged: it leads where
+// the user made it lead.
 //
 // # Platforms
 //
