@@ -78,5 +78,6 @@ func PolicyDigest() string { return policyDigest() }
 // carveoutPolicy describes the built-in carve-outs and the repository search.
 func carveoutPolicy() []string {
 	return append(BuiltinProtect(),
-		fmt.Sprintf("repositories searched %d levels below each write grant, node_modules skipped, symlinks not followed, at most %d directories", repoSearchDepth, repoSearchLimit))
+		fmt.Sprintf("repositories searched %d levels below each write grant, node_modules skipped, symlinks not followed, at most %d directories", repoSearchDepth, repoSearchLimit),
+		"objects and refs of each protected git directory pinned; git discovery checked after the run (HEAD restored; new .git, bare layouts, modules, worktrees, commondir and rebase state moved aside)")
 }

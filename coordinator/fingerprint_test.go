@@ -12,7 +12,7 @@ import (
 // changes it, and this test fails until the pin is edited here in the same
 // change: the diff of this line is the reviewed record that the built-in
 // policy moved. Operators compare it with `acbox version --json`.
-const pinnedPolicyDigest = "aacb7bf10b6f2ea914a52462c676a3dc6878192001b9bd06e5cbae83607005a9"
+const pinnedPolicyDigest = "76906eb157aa90dc25c84cac2f5b1e7ecfa92303e1e7f263bcee569eb8bb81cb"
 
 func TestPolicyDigestIsPinned(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
