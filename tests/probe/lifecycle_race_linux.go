@@ -27,9 +27,11 @@ func (r *Runner) crossSandboxSwap() Line {
 	os.WriteFile(filepath.Join(y, "real-marker"), []byte("real\n"), 0o644)
 	// The sleeps give each state time to be launched against: y real half
 	// of the time, a symlink to /etc the other half, and the swaps between.
-	// A docker launch takes a few hundred milliseconds from plan to start,
-	// so there each state lasts longer.
-	hold := "0.01"
+	// A launch takes tens of milliseconds from plan to the helper's clone
+	// of the grant (more with the checks added since, and on a loaded
+	// machine), and a docker launch a few hundred, so each state lasts
+	// about that long: shorter, and no launch ever sees y real at both.
+	hold := "0.05"
 	if r.docker() {
 		hold = "0.5"
 	}
