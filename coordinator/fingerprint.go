@@ -79,5 +79,6 @@ func PolicyDigest() string { return policyDigest() }
 func carveoutPolicy() []string {
 	return append(BuiltinProtect(),
 		fmt.Sprintf("repositories searched %d levels below each write grant, node_modules skipped, symlinks not followed, at most %d directories", repoSearchDepth, repoSearchLimit),
+		fmt.Sprintf("core.hooksPath from the system, global and repository config (includes followed outside write grants, %d deep, at most %d files of %d bytes) kept read-only when it names a directory in a write grant; an include inside a write grant refused", gitIncludeDepth, gitConfigMaxFiles, gitConfigMaxSize),
 		"objects and refs of each protected git directory pinned; git discovery checked after the run (HEAD restored; new .git, bare layouts, modules, worktrees, commondir and rebase state moved aside)")
 }

@@ -12,7 +12,7 @@ import (
 // changes it, and this test fails until the pin is edited here in the same
 // change: the diff of this line is the reviewed record that the built-in
 // policy moved. Operators compare it with `acbox version --json`.
-const pinnedPolicyDigest = "76906eb157aa90dc25c84cac2f5b1e7ecfa92303e1e7f263bcee569eb8bb81cb"
+const pinnedPolicyDigest = "7583e81a62207449a0729d7f821e9e3e01110a02d1b3ba12b55db508e80b37a9"
 
 func TestPolicyDigestIsPinned(t *testing.T) {
 	if runtime.GOARCH != "amd64" {

@@ -57,10 +57,15 @@ const (
 	ProtectHooks   = ".git/hooks"  // hooks directories
 	ProtectConfig  = ".git/config" // config and config.worktree files
 	ProtectGitLink = ".git"        // a `gitdir:` file and `commondir` files: where git looks
+	// ProtectHooksPath is the directory core.hooksPath names in a write
+	// grant (protect_hookspath.go).
+	ProtectHooksPath = "hookspath"
 )
 
 // BuiltinProtect lists the built-in carve-outs (for docs and --unprotect).
-func BuiltinProtect() []string { return []string{ProtectHooks, ProtectConfig, ProtectGitLink} }
+func BuiltinProtect() []string {
+	return []string{ProtectHooks, ProtectConfig, ProtectGitLink, ProtectHooksPath}
+}
 
 // carveWant is a read-only carve-out before it is checked on the host.
 type carveWant struct {
@@ -133,6 +138,13 @@ func builtinWants(root string, p *Plan, drop map[string]bool) ([]carveWant, erro
 		if err != nil {
 			return nil, err
 		}
+		if !drop[ProtectHooksPath] && !drop[ProtectConfig] {
+			hs, err := hooksPathWants(r, p)
+			if err != nil {
+				return nil, err
+			}
+			ws = append(ws, hs...)
+		}
 		for _, w := range ws {
 			if !drop[w.key] {
 				out = append(out, w)
@@ -146,7 +158,7 @@ func unprotectSet(names []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, n := range names {
 		n = filepath.Clean(n)
-		if n != ProtectHooks && n != ProtectConfig && n != ProtectGitLink {
+		if !containsString(BuiltinProtect(), n) {
 			return nil, invalid("--unprotect %q: want one of %s", n, strings.Join(BuiltinProtect(), ", "))
 		}
 		out[n] = true
@@ -222,6 +234,10 @@ func checkCarve(w carveWant, p *Plan) ([]Carveout, error) {
 func missingCarve(w carveWant) error {
 	if !w.required {
 		return fs.ErrNotExist
+	}
+	if w.key == ProtectHooksPath {
+		return refuse(w.path, "does not exist: it is the hooks directory core.hooksPath names, and a member with write access could create it and plant hooks that git runs outside the sandbox",
+			"create it (mkdir "+w.path+"), or pass --unprotect "+ProtectHooksPath)
 	}
 	return refuse(w.path, "does not exist: a member with write access could create it and plant hooks or config that git runs outside the sandbox",
 		"run `git init` in the repository (it recreates hooks and config and keeps everything else), or "+dropHint(w))

@@ -32,7 +32,7 @@ type LaunchFlags struct {
 	View        string   `placeholder:"VIEW" help:"What the sandbox sees: grants (default: system directories and grants) or host (the whole host read-only, credentials masked)."`
 	Exclude     []string `placeholder:"PATH" help:"Mask PATH inside the sandbox, as the built-in credential paths are (repeatable)."`
 	Protect     []string `placeholder:"REL" help:"Keep REL (relative to each write grant) read-only, besides the built-in .git/hooks and .git/config (repeatable)."`
-	Unprotect   []string `placeholder:"REL" help:"Drop a built-in read-only carve-out of write grants: .git/hooks, .git/config or .git (repeatable)."`
+	Unprotect   []string `placeholder:"REL" help:"Drop a built-in read-only carve-out of write grants: .git/hooks, .git/config, .git or hookspath (repeatable)."`
 	Profile     string   `placeholder:"NAME" help:"Start from the saved profile ~/.config/acbox/profiles/NAME.json (flags add to it)."`
 	Command     []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
 }
