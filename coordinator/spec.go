@@ -31,7 +31,7 @@ type Spec struct {
 	View       string            `json:"view,omitempty"`      // "grants" (default) or "host"; see view.go
 	Exclude    []string          `json:"exclude,omitempty"`   // more paths to mask; see view_masks.go
 	Protect    []string          `json:"protect,omitempty"`   // more read-only carve-outs in each write grant; see protect.go
-	Unprotect  []string          `json:"unprotect,omitempty"` // built-in carve-outs to drop: .git/hooks, .git/config, .git
+	Unprotect  []string          `json:"unprotect,omitempty"` // built-in carve-outs to drop: .git/hooks, .git/config, .git, hookspath
 }
 
 // Access is what the member may reach. Write implies read.
