@@ -183,17 +183,28 @@ func nulError(path string) error {
 	return pathError(path, `holds a NUL byte (\u0000), which no path, argument or environment value can carry: remove it`)
 }
 
+// jsonName is the name encoding/json gives f, and false when it skips f
+// (unexported, or tagged "-"): the decoder's check and the NUL walk must
+// agree with encoding/json on which fields exist.
+func jsonName(f reflect.StructField) (string, bool) {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if !f.IsExported() || name == "-" {
+		return "", false
+	}
+	if name == "" {
+		name = f.Name
+	}
+	return name, true
+}
+
 // structField finds key among t's JSON field names, exactly.
 func structField(t reflect.Type, key, path string) (reflect.Type, error) {
 	var names []string
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
+		name, ok := jsonName(f)
+		if !ok {
 			continue
-		}
-		if name == "" {
-			name = f.Name
 		}
 		if name == key {
 			return f.Type, nil
@@ -340,13 +351,9 @@ func noNULValue(v reflect.Value, path string) error {
 func noNULStruct(v reflect.Value, path string) error {
 	t := v.Type()
 	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
+		name, ok := jsonName(t.Field(i))
+		if !ok {
 			continue
-		}
-		if name == "" {
-			name = f.Name
 		}
 		if err := noNULValue(v.Field(i), join(path, name)); err != nil {
 			return err
