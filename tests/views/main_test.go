@@ -17,10 +17,8 @@ package views
 import (
 	"github.com/acbox/acbox/tests/testenv"
 
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
@@ -83,20 +81,7 @@ func fromUser(t *testing.T, u *user.User, drop bool) who {
 // exit status.
 func (w who) acbox(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(acboxBin(t), args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + w.home, "USER=" + w.name, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.cred}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running acbox as %s: %v", w.name, err)
-	}
-	return out.String(), errb.String(), code
+	return w.acboxEnv(t, dir, nil, args...)
 }
 
 func TestMain(m *testing.M) {

@@ -97,7 +97,7 @@ func (w who) acboxEnv(t *testing.T, dir string, env []string, args ...string) (s
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatal(err)
+		t.Fatalf("running acbox as %s: %v", w.name, err)
 	}
 	return out.String(), errb.String(), code
 }
