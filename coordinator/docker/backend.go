@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
-// Backend is the docker backend behind coordinator.Backend. The zero value
+// Backend is the docker backend behind policy.Backend. The zero value
 // is ready to use.
 type Backend struct {
 	// Exe is the static acbox binary bound into the container as its init;
@@ -42,17 +42,17 @@ type Hooks struct {
 	AfterRelease func()
 }
 
-// Name implements coordinator.Backend.
+// Name implements policy.Backend.
 func (Backend) Name() string { return "docker" }
 
 // StartTimeout bounds the time from start to the init asking the gate.
 const StartTimeout = 30 * time.Second
 
-// Launch implements coordinator.Backend: it creates the hardened container,
+// Launch implements policy.Backend: it creates the hardened container,
 // checks it, starts it, verifies every mounted bind through the start
 // gate, releases the member, relays its streams and returns its exit. On
 // every path out the container is removed.
-func (b Backend) Launch(p *coordinator.Plan, lio coordinator.LaunchIO) (*coordinator.Outcome, error) {
+func (b Backend) Launch(p *policy.Plan, lio policy.LaunchIO) (*policy.Outcome, error) {
 	begin := time.Now()
 	ctx := context.Background()
 	c, err := connect(ctx)
@@ -74,7 +74,7 @@ func (b Backend) Launch(p *coordinator.Plan, lio coordinator.LaunchIO) (*coordin
 
 // prepare checks the daemon and image, opens the gate and holds every bind
 // source open, in that order, before anything is created.
-func (b Backend) prepare(ctx context.Context, c *engine.Client, p *coordinator.Plan, lio coordinator.LaunchIO) (*launch, error) {
+func (b Backend) prepare(ctx context.Context, c *engine.Client, p *policy.Plan, lio policy.LaunchIO) (*launch, error) {
 	if err := unsupported(p); err != nil {
 		return nil, err
 	}
@@ -115,44 +115,44 @@ func (b Backend) prepare(ctx context.Context, c *engine.Client, p *coordinator.P
 // exe is the acbox binary to bind. It must not lie inside one of this
 // plan's write grants, where the member could replace the init of the
 // next container.
-func (b Backend) exe(p *coordinator.Plan) (string, error) {
+func (b Backend) exe(p *policy.Plan) (string, error) {
 	exe := b.Exe
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
-			return "", fmt.Errorf("%w: find the acbox binary: %v", coordinator.ErrCannotSandbox, err)
+			return "", fmt.Errorf("%w: find the acbox binary: %v", policy.ErrCannotSandbox, err)
 		}
 	}
 	exe, err := filepath.EvalSymlinks(exe)
 	if err != nil {
-		return "", fmt.Errorf("%w: acbox binary: %v", coordinator.ErrCannotSandbox, err)
+		return "", fmt.Errorf("%w: acbox binary: %v", policy.ErrCannotSandbox, err)
 	}
 	for _, w := range p.WriteGrants() {
 		if exe == w || strings.HasPrefix(exe, w+"/") {
-			return "", &coordinator.RefusedError{Subject: exe, Why: "the acbox binary lies inside the write grant " + w + ", where the member could replace it", Instead: "install acbox outside the grant"}
+			return "", &policy.RefusedError{Subject: exe, Why: "the acbox binary lies inside the write grant " + w + ", where the member could replace it", Instead: "install acbox outside the grant"}
 		}
 	}
 	return exe, nil
 }
 
-func proxySocket(p *coordinator.Plan, sock string) (string, error) {
+func proxySocket(p *policy.Plan, sock string) (string, error) {
 	if p.Network.Mode == "host" {
-		return "", &coordinator.RefusedError{Subject: "--net host", Why: "the docker backend runs with network none only", Instead: "use --net proxy with --allow, or --backend native"}
+		return "", &policy.RefusedError{Subject: "--net host", Why: "the docker backend runs with network none only", Instead: "use --net proxy with --allow, or --backend native"}
 	}
 	if p.Network.Mode != "proxy" {
 		return "", nil
 	}
 	if sock == "" {
-		return "", fmt.Errorf("%w: proxy mode needs the egress proxy's socket", coordinator.ErrCannotSandbox)
+		return "", fmt.Errorf("%w: proxy mode needs the egress proxy's socket", policy.ErrCannotSandbox)
 	}
 	real, err := filepath.EvalSymlinks(sock)
 	if err != nil {
-		return "", fmt.Errorf("%w: egress proxy socket: %v", coordinator.ErrCannotSandbox, err)
+		return "", fmt.Errorf("%w: egress proxy socket: %v", policy.ErrCannotSandbox, err)
 	}
 	return real, nil
 }
 
-func (b Backend) runDir(lio coordinator.LaunchIO) string {
+func (b Backend) runDir(lio policy.LaunchIO) string {
 	if lio.RunDir != "" {
 		return lio.RunDir
 	}
@@ -170,7 +170,7 @@ func (b Backend) warn(msg string) {
 	fmt.Fprintln(os.Stderr, msg)
 }
 
-func withStreams(io coordinator.LaunchIO) coordinator.LaunchIO {
+func withStreams(io policy.LaunchIO) policy.LaunchIO {
 	if io.Stdin == nil {
 		io.Stdin = os.Stdin
 	}

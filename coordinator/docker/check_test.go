@@ -7,23 +7,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 func testSetup() *setup {
-	p := &coordinator.Plan{
+	p := &policy.Plan{
 		Backend: "docker", Command: []string{"sh"}, Cwd: "/srv/p", UID: 1000, GID: 1000, Home: "/home/u", Hostname: "acbox",
-		Grants: []coordinator.Grant{{Path: "/srv/p", Write: true}, {Path: "/srv/docs"}},
-		Mounts: []coordinator.Mount{{Source: "/opt/tool", Target: "/opt/tool", Readonly: true, Kind: "dir"}},
-		Tmpfs:  []coordinator.Tmpfs{{Target: "/tmp", Size: 512 << 20}, {Target: "/home/u", Size: 256 << 20}},
-		Protected: []coordinator.Carveout{
-			{Path: "/srv/p/.git", Grant: "/srv/p", Mode: coordinator.CarvePin, Kind: "dir", Dev: 1, Ino: 2},
-			{Path: "/srv/p/.git/config", Grant: "/srv/p", Mode: coordinator.CarveReadOnly, Kind: "file", Dev: 1, Ino: 3},
-			{Path: "/srv/p/.git/hooks", Grant: "/srv/p", Mode: coordinator.CarveReadOnly, Kind: "dir", Dev: 1, Ino: 4},
+		Grants: []policy.Grant{{Path: "/srv/p", Write: true}, {Path: "/srv/docs"}},
+		Mounts: []policy.Mount{{Source: "/opt/tool", Target: "/opt/tool", Readonly: true, Kind: "dir"}},
+		Tmpfs:  []policy.Tmpfs{{Target: "/tmp", Size: 512 << 20}, {Target: "/home/u", Size: 256 << 20}},
+		Protected: []policy.Carveout{
+			{Path: "/srv/p/.git", Grant: "/srv/p", Mode: policy.CarvePin, Kind: "dir", Dev: 1, Ino: 2},
+			{Path: "/srv/p/.git/config", Grant: "/srv/p", Mode: policy.CarveReadOnly, Kind: "file", Dev: 1, Ino: 3},
+			{Path: "/srv/p/.git/hooks", Grant: "/srv/p", Mode: policy.CarveReadOnly, Kind: "dir", Dev: 1, Ino: 4},
 		},
-		Env: []string{"PATH=/bin", "HOME=/home/u"}, Network: coordinator.Network{Mode: "proxy", Allow: []string{}},
-		Limits: coordinator.Limits{Memory: 2 << 30, Pids: 1024},
+		Env: []string{"PATH=/bin", "HOME=/home/u"}, Network: policy.Network{Mode: "proxy", Allow: []string{}},
+		Limits: policy.Limits{Memory: 2 << 30, Pids: 1024},
 	}
 	return newSetup(p, "abc", "img:1", "/usr/bin/acbox", "/run/g", "/run/acbox/x/proxy.sock", "tok", owner{pid: 7, start: "99", pidns: "pid:[1]"})
 }

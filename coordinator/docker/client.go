@@ -7,7 +7,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
@@ -23,10 +23,10 @@ const MinAPIVersion = "1.41"
 func connect(ctx context.Context) (*engine.Client, error) {
 	c, err := engine.FromEnv()
 	if errors.Is(err, engine.ErrNotLocal) {
-		return nil, fmt.Errorf("%w: %w; the docker backend binds host paths and needs the daemon on this host", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: %w; the docker backend binds host paths and needs the daemon on this host", policy.ErrCannotSandbox, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: docker client: %w; check DOCKER_HOST", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: docker client: %w; check DOCKER_HOST", policy.ErrCannotSandbox, err)
 	}
 	if err := c.Ping(ctx); err != nil {
 		c.Close()
@@ -35,7 +35,7 @@ func connect(ctx context.Context) (*engine.Client, error) {
 	if engine.Less(c.Version(), MinAPIVersion) {
 		c.Close()
 		return nil, fmt.Errorf("%w: API %s for the Docker daemon at %s (its version, or DOCKER_API_VERSION); the docker backend needs %s (Docker 20.10) or later: upgrade Docker, unset DOCKER_API_VERSION, or use --backend native",
-			coordinator.ErrCannotSandbox, c.Version(), c.Host(), MinAPIVersion)
+			policy.ErrCannotSandbox, c.Version(), c.Host(), MinAPIVersion)
 	}
 	return c, nil
 }
@@ -44,11 +44,11 @@ func connect(ctx context.Context) (*engine.Client, error) {
 func daemonError(host string, err error) error {
 	switch {
 	case errors.Is(err, syscall.EACCES):
-		return fmt.Errorf("%w: no permission to use the Docker daemon at %s: add your user to the docker group (that is root-equivalent) or use --backend native", coordinator.ErrCannotSandbox, host)
+		return fmt.Errorf("%w: no permission to use the Docker daemon at %s: add your user to the docker group (that is root-equivalent) or use --backend native", policy.ErrCannotSandbox, host)
 	case errors.Is(err, engine.ErrConnect):
-		return fmt.Errorf("%w: no Docker daemon at %s: start it (systemctl start docker), set DOCKER_HOST, or use --backend native (%w)", coordinator.ErrCannotSandbox, host, err)
+		return fmt.Errorf("%w: no Docker daemon at %s: start it (systemctl start docker), set DOCKER_HOST, or use --backend native (%w)", policy.ErrCannotSandbox, host, err)
 	}
-	return fmt.Errorf("%w: Docker daemon at %s: %w", coordinator.ErrCannotSandbox, host, err)
+	return fmt.Errorf("%w: Docker daemon at %s: %w", policy.ErrCannotSandbox, host, err)
 }
 
 // checkDaemon refuses daemons that would not run the container as the
@@ -57,11 +57,11 @@ func daemonError(host string, err error) error {
 func checkDaemon(ctx context.Context, c *engine.Client) error {
 	info, err := c.Info(ctx)
 	if err != nil {
-		return fmt.Errorf("%w: docker info: %w", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: docker info: %w", policy.ErrCannotSandbox, err)
 	}
 	for _, o := range info.SecurityOptions {
 		if strings.Contains(o, "name=rootless") || strings.Contains(o, "name=userns") {
-			return fmt.Errorf("%w: the Docker daemon runs with %s, which maps container uids to other host uids; use a rootful daemon without userns-remap, or --backend native", coordinator.ErrCannotSandbox, o)
+			return fmt.Errorf("%w: the Docker daemon runs with %s, which maps container uids to other host uids; use a rootful daemon without userns-remap, or --backend native", policy.ErrCannotSandbox, o)
 		}
 	}
 	return nil

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/acbox/acbox/bridge"
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // gate is the parent's side of the start gate: a Unix socket in a private
@@ -29,11 +29,11 @@ type gate struct {
 // newGate creates the gate under base (a fresh directory of its own).
 func newGate(base string) (*gate, error) {
 	if err := os.MkdirAll(base, 0o700); err != nil {
-		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
 	}
 	dir, err := os.MkdirTemp(base, "acbox-gate-")
 	if err != nil {
-		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
 	}
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func newGate(base string) (*gate, error) {
 	}
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
 	}
 	return &gate{dir: dir, ln: ln, token: newToken()}, nil
 }
@@ -68,7 +68,7 @@ func (g *gate) accept(deadline time.Time) (net.Conn, error) {
 	c, err := g.ln.Accept()
 	g.ln.Close()
 	if err != nil {
-		return nil, fmt.Errorf("%w: the container's init did not reach the start gate: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: the container's init did not reach the start gate: %v", policy.ErrCannotSandbox, err)
 	}
 	c.SetDeadline(deadline)
 	return c, nil
@@ -86,7 +86,7 @@ func (g *gate) hello(c net.Conn) (*session, error) {
 	s := &session{c: c, r: bufio.NewReader(c)}
 	var h bridge.GateHello
 	if err := bridge.ReadGateMsg(s.r, &h); err != nil {
-		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
 	}
 	want := g.token
 	g.token = ""

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -75,17 +75,17 @@ func holdSources(s *setup) (*held, error) {
 }
 
 // matchPlan: the grant opened is the directory the plan recorded.
-func matchPlan(g coordinator.Grant, got ident) error {
+func matchPlan(g policy.Grant, got ident) error {
 	return nsjail.MatchGrant(g, got.Dev, got.Ino)
 }
 
 // matchCarve: the carve-out opened is the file the coordinator checked.
 // Unlike a grant's, its identity is always recorded.
-func matchCarve(c coordinator.Carveout, got ident) error {
+func matchCarve(c policy.Carveout, got ident) error {
 	if got.Dev == c.Dev && got.Ino == c.Ino {
 		return nil
 	}
-	return &coordinator.RefusedError{Subject: c.Path, Why: fmt.Sprintf("is protected (%s) but is not the file that was checked (dev/ino %d/%d, checked %d/%d): it was replaced", c.Why, got.Dev, got.Ino, c.Dev, c.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
+	return &policy.RefusedError{Subject: c.Path, Why: fmt.Sprintf("is protected (%s) but is not the file that was checked (dev/ino %d/%d, checked %d/%d): it was replaced", c.Why, got.Dev, got.Ino, c.Dev, c.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
 }
 
 func (h *held) open(path string, flags int) (ident, error) {

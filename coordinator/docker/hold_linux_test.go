@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // carveFixture is a write grant holding a repository's .git with hooks and
@@ -24,16 +24,16 @@ func carveFixture(t *testing.T) *setup {
 	os.WriteFile(filepath.Join(repo, ".git", "config"), []byte("[core]\n"), 0o644)
 	os.WriteFile(exe, nil, 0o755)
 	os.Mkdir(gate, 0o700)
-	p := &coordinator.Plan{Grants: []coordinator.Grant{{Path: repo, Write: true}}}
+	p := &policy.Plan{Grants: []policy.Grant{{Path: repo, Write: true}}}
 	for _, c := range []struct{ rel, mode, kind string }{
-		{".git", coordinator.CarvePin, "dir"}, {".git/config", coordinator.CarveReadOnly, "file"}, {".git/hooks", coordinator.CarveReadOnly, "dir"},
+		{".git", policy.CarvePin, "dir"}, {".git/config", policy.CarveReadOnly, "file"}, {".git/hooks", policy.CarveReadOnly, "dir"},
 	} {
 		path := filepath.Join(repo, c.rel)
 		var st syscall.Stat_t
 		if err := syscall.Lstat(path, &st); err != nil {
 			t.Fatal(err)
 		}
-		p.Protected = append(p.Protected, coordinator.Carveout{Path: path, Grant: repo, Mode: c.mode, Kind: c.kind, Why: "test", Dev: st.Dev, Ino: st.Ino})
+		p.Protected = append(p.Protected, policy.Carveout{Path: path, Grant: repo, Mode: c.mode, Kind: c.kind, Why: "test", Dev: st.Dev, Ino: st.Ino})
 	}
 	return newSetup(p, "t", "img", exe, gate, "", "tok", owner{})
 }

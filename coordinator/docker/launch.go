@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
@@ -21,7 +21,7 @@ type launch struct {
 	s     *setup
 	gate  *gate
 	held  *held
-	io    coordinator.LaunchIO
+	io    policy.LaunchIO
 	id    string // container id once created
 	begin time.Time
 	exit  chan exitResult
@@ -56,7 +56,7 @@ func (l *launch) remove() {
 	}
 }
 
-func (l *launch) run(ctx context.Context) (*coordinator.Outcome, error) {
+func (l *launch) run(ctx context.Context) (*policy.Outcome, error) {
 	// Caught from the start, so a signal sent during setup cannot kill
 	// acbox with its default action and orphan the container; supervise
 	// passes held signals on once the member is released.
@@ -78,7 +78,7 @@ func (l *launch) run(ctx context.Context) (*coordinator.Outcome, error) {
 	}
 	l.wait(ctx)
 	if err := l.c.ContainerStart(ctx, l.id); err != nil {
-		return nil, fmt.Errorf("%w: start container %s: %w", coordinator.ErrCannotSandbox, l.s.name(), err)
+		return nil, fmt.Errorf("%w: start container %s: %w", policy.ErrCannotSandbox, l.s.name(), err)
 	}
 	l.initialSize(ctx)
 	rep, err := l.release(ctx)
@@ -98,7 +98,7 @@ func (l *launch) create(ctx context.Context) error {
 	}
 	r, err := l.c.ContainerCreate(ctx, cfg, hc, l.s.name())
 	if err != nil {
-		return fmt.Errorf("%w: create container: %w", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: create container: %w", policy.ErrCannotSandbox, err)
 	}
 	l.id = r.ID
 	return nil
@@ -109,13 +109,13 @@ func (l *launch) create(ctx context.Context) error {
 func (l *launch) inspect(ctx context.Context, started bool) (engine.InspectResponse, error) {
 	in, err := l.c.ContainerInspect(ctx, l.id)
 	if err != nil {
-		return in, fmt.Errorf("%w: inspect container %s: %w", coordinator.ErrCannotSandbox, l.s.name(), err)
+		return in, fmt.Errorf("%w: inspect container %s: %w", policy.ErrCannotSandbox, l.s.name(), err)
 	}
 	if p := l.s.problems(in, started); len(p) > 0 {
-		return in, fmt.Errorf("%w: container %s differs from the plan, removed: %s", coordinator.ErrCannotSandbox, l.s.name(), strings.Join(p, "; "))
+		return in, fmt.Errorf("%w: container %s differs from the plan, removed: %s", policy.ErrCannotSandbox, l.s.name(), strings.Join(p, "; "))
 	}
 	if started && (in.State == nil || !in.State.Running || in.State.Pid <= 0) {
-		return in, fmt.Errorf("%w: container %s is not running", coordinator.ErrCannotSandbox, l.s.name())
+		return in, fmt.Errorf("%w: container %s is not running", policy.ErrCannotSandbox, l.s.name())
 	}
 	return in, nil
 }
@@ -156,6 +156,6 @@ func (l *launch) accept() (net.Conn, error) {
 	case r := <-l.exit:
 		l.exit <- r
 		l.gate.ln.Close()
-		return nil, fmt.Errorf("%w: container %s ended with status %d before its init reached the start gate", coordinator.ErrCannotSandbox, l.s.name(), r.code)
+		return nil, fmt.Errorf("%w: container %s ended with status %d before its init reached the start gate", policy.ErrCannotSandbox, l.s.name(), r.code)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/acbox/acbox/bridge"
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // release runs the start gate: it takes the init's token, checks the
@@ -19,7 +19,7 @@ import (
 // what the init holds (ids, groups, capabilities, no_new_privs), and only
 // then lets the member run. Any failure refuses the gate; the container is
 // then removed by close.
-func (l *launch) release(ctx context.Context) (*coordinator.Report, error) {
+func (l *launch) release(ctx context.Context) (*policy.Report, error) {
 	conn, err := l.accept()
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (l *launch) release(ctx context.Context) (*coordinator.Report, error) {
 	l.conn = conn
 	sess, err := l.gate.hello(conn)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
 	}
 	rep, err := l.verify(ctx, sess)
 	if err != nil {
@@ -37,12 +37,12 @@ func (l *launch) release(ctx context.Context) (*coordinator.Report, error) {
 		return nil, err
 	}
 	if err := sess.release(l.s.env()); err != nil {
-		return nil, fmt.Errorf("%w: release the member: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: release the member: %v", policy.ErrCannotSandbox, err)
 	}
 	return rep, nil
 }
 
-func (l *launch) verify(ctx context.Context, sess *session) (*coordinator.Report, error) {
+func (l *launch) verify(ctx context.Context, sess *session) (*policy.Report, error) {
 	in, err := l.inspect(ctx, true)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func (l *launch) verify(ctx context.Context, sess *session) (*coordinator.Report
 	l.pid = in.State.Pid
 	got, err := sess.stat(l.s.bindTargets())
 	if err != nil {
-		return nil, fmt.Errorf("%w: start gate: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
 	}
 	host, err := l.checkIdents(in.State.Pid, got.Idents)
 	if err == nil && host {
@@ -101,7 +101,7 @@ func (l *launch) checkIdents(pid int, got []bridge.Ident) (bool, error) {
 func (l *launch) checkReadOnly(pid int) error {
 	pins := map[string]bool{}
 	for _, c := range l.s.plan.Protected {
-		pins[c.Path] = c.Mode == coordinator.CarvePin
+		pins[c.Path] = c.Mode == policy.CarvePin
 	}
 	for _, m := range l.s.binds {
 		if !m.ReadOnly && !pins[m.Target] {
@@ -113,7 +113,7 @@ func (l *launch) checkReadOnly(pid int) error {
 		}
 		if err != nil {
 			return fmt.Errorf("%w: %s is not mounted as planned in container %s (%v); the container was removed",
-				coordinator.ErrCannotSandbox, m.Target, l.s.name(), err)
+				policy.ErrCannotSandbox, m.Target, l.s.name(), err)
 		}
 	}
 	return nil
@@ -124,7 +124,7 @@ func swapped(target, source, detail string) error {
 	if detail != "" {
 		why += ": " + detail
 	}
-	return fmt.Errorf("%w: %s mounted at %s %s; the container was removed", coordinator.ErrCannotSandbox, source, target, why)
+	return fmt.Errorf("%w: %s mounted at %s %s; the container was removed", policy.ErrCannotSandbox, source, target, why)
 }
 
 // checkSelf requires that the init, and so the member, runs as the plan's
@@ -149,7 +149,7 @@ func (l *launch) checkSelf(s bridge.SelfStatus) error {
 		p = append(p, "no_new_privs is not set")
 	}
 	if len(p) > 0 {
-		return fmt.Errorf("%w: inside container %s: %s", coordinator.ErrCannotSandbox, l.s.name(), strings.Join(p, "; "))
+		return fmt.Errorf("%w: inside container %s: %s", policy.ErrCannotSandbox, l.s.name(), strings.Join(p, "; "))
 	}
 	return nil
 }

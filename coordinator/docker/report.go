@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/acbox/acbox/bridge"
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
@@ -27,10 +27,10 @@ const userCountersWhy = "user_counters: not available in the docker backend; the
 // it (checked equal to the plan) and the init's own view of itself. The
 // init is acbox's binary and runs before any member code, so its view is
 // the member's starting point.
-func (l *launch) report(in engine.InspectResponse, got bridge.GateIdents, hostSide bool) *coordinator.Report {
+func (l *launch) report(in engine.InspectResponse, got bridge.GateIdents, hostSide bool) *policy.Report {
 	self := got.Self
-	r := &coordinator.Report{
-		ID: l.s.id, Backend: "docker", PolicyDigest: coordinator.PolicyDigest(), Caps: self.Caps, NoNewPrivs: self.NoNewPrivs,
+	r := &policy.Report{
+		ID: l.s.id, Backend: "docker", PolicyDigest: policy.PolicyDigest(), Caps: self.Caps, NoNewPrivs: self.NoNewPrivs,
 		Namespaces: namespaces(in.State.Pid), Mounts: l.mountRecords(got.Idents),
 		Limits: map[string]string{
 			"memory": strconv.FormatInt(l.s.plan.Limits.Memory, 10) + " (cgroup, no swap)",
@@ -43,11 +43,11 @@ func (l *launch) report(in engine.InspectResponse, got bridge.GateIdents, hostSi
 	if hostSide {
 		verified += " and /proc/<pid>/root from the host, with the read-only state of every read-only bind and pin"
 	}
-	r.Controls = []coordinator.Control{
+	r.Controls = []policy.Control{
 		{Name: "user", Requested: true, Enforced: true, Why: "uid:gid " + self.UID + " / " + self.GID},
 		{Name: "capabilities", Requested: true, Enforced: noCaps(self.Caps)},
 		{Name: "no_new_privs", Requested: true, Enforced: self.NoNewPrivs},
-		{Name: "network_isolation", Requested: true, Enforced: in.HostConfig.NetworkMode == "none", Why: "network none: only lo; egress through the proxy bridge on " + coordinator.ProxyAddr},
+		{Name: "network_isolation", Requested: true, Enforced: in.HostConfig.NetworkMode == "none", Why: "network none: only lo; egress through the proxy bridge on " + policy.ProxyAddr},
 		{Name: "read_only_root", Requested: true, Enforced: in.HostConfig.ReadonlyRootfs},
 		{Name: "mounts", Requested: true, Enforced: true, Why: "every bind's dev/ino checked after start (" + verified + ")"},
 		{Name: "pid_namespace", Requested: true, Enforced: in.HostConfig.PidMode == "", Why: "docker's init as pid 1"},
@@ -64,7 +64,7 @@ func (l *launch) report(in engine.InspectResponse, got bridge.GateIdents, hostSi
 
 // mountRecords lists every bind with the identity the init saw (equal to
 // the held source's, or the launch was refused), and every tmpfs.
-func (l *launch) mountRecords(idents []bridge.Ident) []coordinator.MountRecord {
+func (l *launch) mountRecords(idents []bridge.Ident) []policy.MountRecord {
 	byPath := map[string]bridge.Ident{}
 	for _, id := range idents {
 		byPath[id.Path] = id
@@ -75,11 +75,11 @@ func (l *launch) mountRecords(idents []bridge.Ident) []coordinator.MountRecord {
 	}
 	for _, c := range l.s.plan.Protected {
 		kinds[c.Path] = "protect" // the native backend's words
-		if c.Mode == coordinator.CarvePin {
+		if c.Mode == policy.CarvePin {
 			kinds[c.Path] = "pin"
 		}
 	}
-	var out []coordinator.MountRecord
+	var out []policy.MountRecord
 	for _, m := range l.s.binds {
 		kind := kinds[m.Target]
 		if kind == "" {
@@ -90,10 +90,10 @@ func (l *launch) mountRecords(idents []bridge.Ident) []coordinator.MountRecord {
 			flags = "ro,nonrecursive"
 		}
 		id := byPath[m.Target]
-		out = append(out, coordinator.MountRecord{Target: m.Target, Kind: kind, Source: m.Source, Dev: id.Dev, Ino: id.Ino, Flags: flags})
+		out = append(out, policy.MountRecord{Target: m.Target, Kind: kind, Source: m.Source, Dev: id.Dev, Ino: id.Ino, Flags: flags})
 	}
 	for _, t := range l.s.plan.Tmpfs {
-		out = append(out, coordinator.MountRecord{Target: t.Target, Kind: "tmpfs", Flags: l.s.tmpfs[t.Target]})
+		out = append(out, policy.MountRecord{Target: t.Target, Kind: "tmpfs", Flags: l.s.tmpfs[t.Target]})
 	}
 	return out
 }

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
@@ -63,7 +63,7 @@ func securityOpts() []string { return []string{"no-new-privileges", seccompOpt()
 // and what the parent prepared for it. Built once; the create request and
 // the inspect check both read it.
 type setup struct {
-	plan   *coordinator.Plan
+	plan   *policy.Plan
 	id     string
 	image  string
 	exe    string // host path of the static acbox binary
@@ -76,7 +76,7 @@ type setup struct {
 	labels map[string]string
 }
 
-func newSetup(p *coordinator.Plan, id, image, exe, gate, proxy, token string, o owner) *setup {
+func newSetup(p *policy.Plan, id, image, exe, gate, proxy, token string, o owner) *setup {
 	s := &setup{plan: p, id: id, image: image, exe: exe, gate: gate, proxy: proxy, token: token, owner: o}
 	s.binds = s.mounts()
 	s.tmpfs = s.tmpfsOptions()
@@ -113,7 +113,7 @@ func (s *setup) mounts() []engine.Mount {
 		add(m.Source, m.Target, m.Readonly)
 	}
 	for _, c := range s.plan.Protected {
-		add(c.Path, c.Path, c.Mode != coordinator.CarvePin) // any other mode: read-only, as natively
+		add(c.Path, c.Path, c.Mode != policy.CarvePin) // any other mode: read-only, as natively
 	}
 	add(s.exe, InitPath, true)
 	// Read-only binds: connecting to a Unix socket needs no write access

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
@@ -68,19 +68,19 @@ func checkImage(ctx context.Context, c *engine.Client, image string) error {
 	}
 	img, err := c.ImageInspect(ctx, image)
 	if errors.Is(err, engine.ErrNotFound) {
-		return fmt.Errorf("%w: image %s is missing; build it with: %s", coordinator.ErrCannotSandbox, image, BuildCommand(image))
+		return fmt.Errorf("%w: image %s is missing; build it with: %s", policy.ErrCannotSandbox, image, BuildCommand(image))
 	}
 	if err != nil {
-		return fmt.Errorf("%w: inspect image %s: %w", coordinator.ErrCannotSandbox, image, err)
+		return fmt.Errorf("%w: inspect image %s: %w", policy.ErrCannotSandbox, image, err)
 	}
 	if img.Config == nil {
 		return nil
 	}
 	if v := keys(img.Config.Volumes); len(v) > 0 {
-		return &coordinator.RefusedError{Subject: image, Why: "the image declares volumes (" + strings.Join(v, ", ") + ")", Instead: "rebuild it without VOLUME"}
+		return &policy.RefusedError{Subject: image, Why: "the image declares volumes (" + strings.Join(v, ", ") + ")", Instead: "rebuild it without VOLUME"}
 	}
 	if len(img.Config.ExposedPorts) > 0 {
-		return &coordinator.RefusedError{Subject: image, Why: "the image exposes ports", Instead: "rebuild it without EXPOSE"}
+		return &policy.RefusedError{Subject: image, Why: "the image exposes ports", Instead: "rebuild it without EXPOSE"}
 	}
 	return nil
 }

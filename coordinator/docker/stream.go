@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
@@ -32,7 +32,7 @@ type streams struct {
 func (l *launch) attach(ctx context.Context) (*streams, error) {
 	r, err := l.c.ContainerAttach(ctx, l.id)
 	if err != nil {
-		return nil, fmt.Errorf("%w: attach to container %s: %w", coordinator.ErrCannotSandbox, l.s.name(), err)
+		return nil, fmt.Errorf("%w: attach to container %s: %w", policy.ErrCannotSandbox, l.s.name(), err)
 	}
 	st := &streams{conn: r, out: make(chan struct{}), restore: func() {}}
 	go func() {
@@ -48,10 +48,10 @@ func (l *launch) attach(ctx context.Context) (*streams, error) {
 
 // supervise runs after release: it relays stdin (and the terminal), passes
 // signals on and returns the member's exit once the container is gone.
-func (l *launch) supervise(ctx context.Context, st *streams, rep *coordinator.Report) (*coordinator.Outcome, error) {
+func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report) (*policy.Outcome, error) {
 	defer st.conn.Close()
 	if l.io.OnReady != nil {
-		l.io.OnReady(coordinator.Started{ID: l.s.id, Pid: l.pid, Report: rep})
+		l.io.OnReady(policy.Started{ID: l.s.id, Pid: l.pid, Report: rep})
 	}
 	if l.s.plan.TTY {
 		st.restore = l.terminal(ctx)
@@ -68,10 +68,10 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *coordinator.Re
 		case r := <-l.exit:
 			l.drain(st)
 			if r.err != nil && r.code < 0 {
-				return nil, fmt.Errorf("%w: waiting for container %s: %v", coordinator.ErrCannotSandbox, l.s.name(), r.err)
+				return nil, fmt.Errorf("%w: waiting for container %s: %v", policy.ErrCannotSandbox, l.s.name(), r.err)
 			}
 			l.id = "" // removed by the daemon (AutoRemove)
-			return &coordinator.Outcome{Code: r.code, Report: rep, Duration: time.Since(l.begin)}, nil
+			return &policy.Outcome{Code: r.code, Report: rep, Duration: time.Since(l.begin)}, nil
 		}
 	}
 }

@@ -1,0 +1,84 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/acbox/acbox/egress"
+	"github.com/acbox/acbox/nsjail/seccomp"
+)
+
+// PolicyFingerprint is the built-in policy of this acbox build, the part no
+// flag, spec or config changes: the seccomp filter, the refused paths, the
+// credential masks, the built-in write-grant carve-outs with how far
+// repositories are searched for, and the address ranges the egress proxy
+// refuses. Paths
+// are written with placeholders (~, $STATE, $CONFIG, $UID) so that the
+// fingerprint is the same for every user of one build.
+type PolicyFingerprint struct {
+	Schema         int               `json:"schema"`
+	Seccomp        map[string]string `json:"seccomp"`       // GOARCH -> sha256 of the embedded BPF
+	SeccompRules   []string          `json:"seccomp_rules"` // seccomp.Policy(), as compiled
+	RefusedPaths   []string          `json:"refused_paths"`
+	ReadOnlySystem []string          `json:"read_only_system"` // no write grant may equal, contain or sit inside them
+	Masks          []string          `json:"masks"`
+	Carveouts      []string          `json:"carveouts"`
+	EgressRefused  []string          `json:"egress_refused"`
+}
+
+// fingerprintSchema changes when the shape of PolicyFingerprint does.
+const fingerprintSchema = 2
+
+// Fingerprint returns this build's built-in policy.
+func Fingerprint() PolicyFingerprint {
+	f := PolicyFingerprint{
+		Schema:         fingerprintSchema,
+		Seccomp:        map[string]string{runtime.GOARCH: seccompDigest()},
+		RefusedPaths:   append(RefusedPaths("~", "$STATE"), "$CONFIG (contains or inside)"),
+		ReadOnlySystem: append([]string{}, systemTrees...),
+		Masks:          CredentialMasks(),
+		Carveouts:      carveoutPolicy(),
+		EgressRefused:  egress.RefusedRanges(),
+	}
+	for _, r := range seccomp.Policy() {
+		f.SeccompRules = append(f.SeccompRules, r.String())
+	}
+	return f
+}
+
+// seccompDigest is the embedded filter's digest, or why there is none: the
+// filter exists for x86_64 hosts only.
+func seccompDigest() string {
+	prog, err := seccomp.Build(seccomp.Options{BlockMPTCP: true})
+	if err != nil {
+		return "none: " + err.Error()
+	}
+	return prog.Digest
+}
+
+// Digest is the sha256 of the fingerprint's JSON.
+func (f PolicyFingerprint) Digest() string {
+	b, _ := json.Marshal(f)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// policyDigest is computed once per process: it depends only on the build.
+var policyDigest = sync.OnceValue(func() string { return Fingerprint().Digest() })
+
+// PolicyDigest returns the digest of this build's built-in policy, for
+// `acbox version --json` and the enforcement report. A change to any part
+// of [PolicyFingerprint] changes it.
+func PolicyDigest() string { return policyDigest() }
+
+// carveoutPolicy describes the built-in carve-outs and the repository search.
+func carveoutPolicy() []string {
+	return append(BuiltinProtect(),
+		fmt.Sprintf("repositories searched %d levels below each write grant, node_modules skipped, symlinks not followed, at most %d directories", repoSearchDepth, repoSearchLimit),
+		fmt.Sprintf("core.hooksPath from the system, global and repository config (includes followed outside write grants, %d deep, at most %d files of %d bytes) kept read-only when it names a directory in a write grant; an include inside a write grant refused", gitIncludeDepth, gitConfigMaxFiles, gitConfigMaxSize),
+		"objects and refs of each protected git directory pinned; git discovery checked after the run (HEAD restored; new .git, bare layouts, modules, worktrees, commondir and rebase state moved aside)")
+}

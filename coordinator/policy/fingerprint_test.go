@@ -1,0 +1,57 @@
+package policy
+
+import (
+	"encoding/json"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// pinnedPolicyDigest is PolicyDigest() of the reviewed policy. A change to
+// the seccomp filter, the refused paths, the masks or the egress ranges
+// changes it, and this test fails until the pin is edited here in the same
+// change: the diff of this line is the reviewed record that the built-in
+// policy moved. Operators compare it with `acbox version --json`.
+const pinnedPolicyDigest = "7583e81a62207449a0729d7f821e9e3e01110a02d1b3ba12b55db508e80b37a9"
+
+func TestPolicyDigestIsPinned(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the digest is pinned for amd64 builds, the only ones with an embedded seccomp filter")
+	}
+	if got := PolicyDigest(); got != pinnedPolicyDigest {
+		b, _ := json.MarshalIndent(Fingerprint(), "", "  ")
+		t.Fatalf("the built-in policy changed: digest %s, pinned %s.\n"+
+			"If the change is intended, review the policy below and set pinnedPolicyDigest to the new digest:\n%s",
+			got, pinnedPolicyDigest, b)
+	}
+}
+
+// Every part of the fingerprint moves the digest.
+func TestFingerprintCoversEveryPart(t *testing.T) {
+	base := Fingerprint()
+	edits := map[string]func(*PolicyFingerprint){
+		"seccomp":       func(f *PolicyFingerprint) { f.Seccomp[runtime.GOARCH] += "x" },
+		"seccomp rules": func(f *PolicyFingerprint) { f.SeccompRules = f.SeccompRules[1:] },
+		"refused":       func(f *PolicyFingerprint) { f.RefusedPaths = f.RefusedPaths[1:] },
+		"system":        func(f *PolicyFingerprint) { f.ReadOnlySystem = f.ReadOnlySystem[1:] },
+		"masks":         func(f *PolicyFingerprint) { f.Masks = f.Masks[1:] },
+		"carve-outs":    func(f *PolicyFingerprint) { f.Carveouts = f.Carveouts[1:] },
+		"egress":        func(f *PolicyFingerprint) { f.EgressRefused = f.EgressRefused[1:] },
+	}
+	for name, edit := range edits {
+		f := Fingerprint()
+		edit(&f)
+		if f.Digest() == base.Digest() {
+			t.Errorf("changing %s does not change the digest", name)
+		}
+	}
+	joined := strings.Join(base.Masks, " ")
+	for _, want := range []string{"~/.ssh", "~/.aws", "/etc/ssh/ssh_host_*", "/run/user/$UID", "$STATE"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("fingerprint masks lack %s", want)
+		}
+	}
+	if len(base.EgressRefused) < 20 || len(base.SeccompRules) == 0 {
+		t.Errorf("fingerprint is missing parts: %+v", base)
+	}
+}

@@ -1,0 +1,130 @@
+package policy
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Grant is one directory the member may read, or read and write.
+// Dev and Ino are what the path was when the plan was made; the backend
+// refuses to mount anything else there (a directory swapped in between).
+type Grant struct {
+	Path  string `json:"path"`
+	Write bool   `json:"write"`
+	Dev   uint64 `json:"dev"`
+	Ino   uint64 `json:"ino"`
+}
+
+// canonical makes p absolute (relative to cwd), and requires that it exists
+// and equals its real path. kind names it in errors ("grant", "mount").
+func canonical(p, cwd, kind string) (string, error) {
+	if p == "" {
+		return "", invalid("%s: empty path", kind)
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, p)
+	}
+	abs = filepath.Clean(abs)
+	real, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", refuse(p, kind+" does not exist", "create it first or fix the path")
+	}
+	if err != nil {
+		return "", refuse(p, kind+" cannot be resolved: "+err.Error(), "")
+	}
+	if real != abs {
+		return "", refuse(p, kind+" is not canonical: it goes through a symlink to "+real, "name the real path "+real)
+	}
+	return abs, nil
+}
+
+// resolveGrant checks one grant and returns its canonical path and identity.
+func resolveGrant(p string, write bool, h Host) (string, fs.FileInfo, error) {
+	abs, err := canonical(p, h.Cwd, "grant")
+	if err != nil {
+		return "", nil, err
+	}
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return "", nil, refuse(p, "grant cannot be inspected: "+err.Error(), "")
+	}
+	if !fi.IsDir() {
+		return "", nil, refuse(p, "grant is not a directory", "grant its directory, or pass a file with --mount SRC:DST:ro")
+	}
+	if err := checkRefused(abs, write, h); err != nil {
+		return "", nil, err
+	}
+	return abs, fi, nil
+}
+
+// resolveGrants returns every grant, canonical, deduplicated (write wins
+// over read for the same path) and sorted so that parents come first.
+func resolveGrants(a Access, h Host) ([]Grant, error) {
+	seen := map[string]int{}
+	var out []Grant
+	add := func(p string, write bool) error {
+		abs, fi, err := resolveGrant(p, write, h)
+		if err != nil {
+			return err
+		}
+		if i, ok := seen[abs]; ok {
+			out[i].Write = out[i].Write || write
+			return nil
+		}
+		seen[abs] = len(out)
+		dev, ino := fileIdent(fi)
+		out = append(out, Grant{Path: abs, Write: write, Dev: dev, Ino: ino})
+		return nil
+	}
+	for _, p := range a.Write {
+		if err := add(p, true); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range a.Read {
+		if err := add(p, false); err != nil {
+			return nil, err
+		}
+	}
+	sortParentsFirst(out, func(i int) string { return out[i].Path })
+	return out, nil
+}
+
+// sortParentsFirst orders paths so that a directory precedes everything
+// mounted beneath it: by depth, then by name for a stable plan.
+func sortParentsFirst[T any](s []T, path func(int) string) {
+	idx := make([]int, len(s))
+	for i := range idx {
+		idx[i] = i
+	}
+	keys := make([]string, len(s))
+	for i := range s {
+		keys[i] = path(i)
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		da, db := depth(keys[idx[a]]), depth(keys[idx[b]])
+		if da != db {
+			return da < db
+		}
+		return keys[idx[a]] < keys[idx[b]]
+	})
+	tmp := make([]T, len(s))
+	for i, j := range idx {
+		tmp[i] = s[j]
+	}
+	copy(s, tmp)
+}
+
+func depth(p string) int {
+	n := 0
+	for _, c := range p {
+		if c == '/' {
+			n++
+		}
+	}
+	return n
+}

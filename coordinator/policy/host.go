@@ -1,0 +1,123 @@
+package policy
+
+import (
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Host is what resolving needs to know about the invoking user and machine.
+// HostFromEnv fills it from the process; tests build it by hand.
+type Host struct {
+	UID, GID  int
+	User      string
+	Home      string   // the user's home directory, canonical
+	Cwd       string   // the launch directory, for relative paths
+	StateDir  string   // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
+	ConfigDir string   // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
+	Protect   []string // protected paths from the config and ACBOX_PROTECT
+	// Places are state and config directories other launches of this user
+	// recorded (host_places.go); every launch masks and refuses them.
+	Places []string
+	// MaxSandboxes is the config's admission override (0: computed).
+	MaxSandboxes int
+	Memory       int64                       // the host's RAM in bytes; 0: read it with HostMemory when needed
+	Getenv       func(string) (string, bool) // nil: os.LookupEnv
+}
+
+// HostFromEnv describes the calling process's user and machine. It reads
+// the user's config for protected paths; a broken config is an error.
+func HostFromEnv() (Host, error) {
+	h := Host{UID: os.Getuid(), GID: os.Getgid(), Getenv: os.LookupEnv}
+	h.User, h.Home = lookupUser(h.UID)
+	if real, err := filepath.EvalSymlinks(h.Home); err == nil {
+		h.Home = real
+	}
+	if wd, err := os.Getwd(); err == nil {
+		h.Cwd = wd
+	}
+	h.StateDir = stateDir(h.Home)
+	h.ConfigDir = configDir(h.Home)
+	places, err := loadPlaces(h)
+	if err != nil {
+		return h, err
+	}
+	h.Places = existingPlaces(places)
+	cfg, err := LoadConfig(h.ConfigDir)
+	if err != nil {
+		return h, err
+	}
+	h.Protect = append(h.Protect, cfg.Protect...)
+	h.MaxSandboxes = cfg.MaxSandboxes
+	if v := os.Getenv("ACBOX_PROTECT"); v != "" {
+		h.Protect = append(h.Protect, filepath.SplitList(v)...)
+	}
+	for i, p := range h.Protect {
+		h.Protect[i] = expandHome(p, h.Home)
+		if !filepath.IsAbs(h.Protect[i]) {
+			// Skipping it would silently drop a protection the user asked for.
+			return h, invalid("protected path %q (config.json protect or ACBOX_PROTECT) is not absolute: write it as /path or ~/path", p)
+		}
+	}
+	return h, nil
+}
+
+func lookupUser(uid int) (name, home string) {
+	name, home = os.Getenv("USER"), os.Getenv("HOME")
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
+		name, home = u.Username, u.HomeDir
+	}
+	if name == "" {
+		name = strconv.Itoa(uid)
+	}
+	if home == "" || !filepath.IsAbs(home) {
+		home = "/"
+	}
+	return name, filepath.Clean(home)
+}
+
+func stateDir(home string) string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "acbox")
+	}
+	return fallbackStateDir(home)
+}
+
+func configDir(home string) string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "acbox")
+	}
+	return fallbackConfigDir(home)
+}
+
+// existingPlaces keeps the recorded places whose XDG directory exists now:
+// a directory that is gone holds no state (a launch that names it again
+// must create it, and records it then).
+func existingPlaces(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if _, err := os.Lstat(filepath.Dir(p)); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+func (h Host) getenv(k string) (string, bool) {
+	if h.Getenv == nil {
+		return os.LookupEnv(k)
+	}
+	return h.Getenv(k)
+}

@@ -1,0 +1,100 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// core.hooksPath moves a repository's hooks out of .git/hooks, often into
+// the work tree (husky's .husky, .githooks). When the user's config (the
+// system and global files, the repository's read-only config and what
+// they include) points it into a write grant, that directory is a required
+// read-only carve-out of the repository, like .git/hooks: the member could
+// otherwise plant a hook there that the user's next commit runs. Dropped
+// with --unprotect hookspath; skipped when the repository's config is
+// unprotected (the member can then point core.hooksPath anywhere).
+
+// whyHooksPath is the reason recorded for the carve-out.
+const whyHooksPath = "git core.hooksPath"
+
+// hooksPathWants: the carve-out for the hooks directory core.hooksPath
+// names for the repository whose work tree is root.
+func hooksPathWants(root string, p *Plan) ([]carveWant, error) {
+	local := repoConfigFiles(root)
+	if local == nil {
+		return nil, nil
+	}
+	trusted := map[string]bool{}
+	for _, f := range local {
+		trusted[f] = true
+	}
+	files := append(globalGitConfigs(p.Home), local...)
+	cands, err := hooksPathCandidates(files, p, trusted)
+	if err != nil {
+		return nil, err
+	}
+	var out []carveWant
+	for _, c := range cands {
+		if c == "" {
+			continue
+		}
+		dir, err := hooksDir(c, root, p)
+		if err != nil {
+			return nil, err
+		}
+		if g, ok := innermostGrant(p.Grants, dir); ok && g.Write && g.Path == dir {
+			return nil, refuse(dir, "is a write grant and the hooks directory (core.hooksPath = "+c+") of the repository at "+root+": the member could plant hooks that git outside runs",
+				"keep the hooks in a directory of their own inside the grant, or pass --unprotect hookspath")
+		}
+		out = append(out, carveWant{path: dir, why: whyHooksPath, key: ProtectHooksPath, required: true})
+	}
+	return out, nil
+}
+
+// hooksDir: a core.hooksPath value as a path. A relative one is relative
+// to the work tree's root, where git runs hooks.
+func hooksDir(v, root string, p *Plan) (string, error) {
+	d, err := gitExpandHome(v, p.Home)
+	if err != nil {
+		return "", refuse(root, "core.hooksPath "+v+": "+err.Error(), "set core.hooksPath to an absolute path, or pass --unprotect hookspath")
+	}
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(root, d)
+	}
+	return resolveOutsideGrants(filepath.Clean(d), p.Grants)
+}
+
+// globalGitConfigs: the system file, then $XDG_CONFIG_HOME/git/config (or
+// ~/.config/git/config), then ~/.gitconfig, in git's order.
+func globalGitConfigs(home string) []string {
+	xdg := filepath.Join(home, ".config")
+	if v, ok := gitLookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(v) {
+		xdg = v
+	}
+	return []string{systemGitConfig, filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig")}
+}
+
+// repoConfigFiles: the repository's own config and config.worktree (nil
+// when root holds no repository). Inside a write grant both are read-only
+// carve-outs of protect_git.go.
+func repoConfigFiles(root string) []string {
+	dot := filepath.Join(root, ".git")
+	fi, err := os.Lstat(dot)
+	switch {
+	case err != nil || fi.Mode()&os.ModeSymlink != 0:
+		return nil
+	case fi.IsDir():
+		return []string{filepath.Join(dot, "config"), filepath.Join(dot, "config.worktree")}
+	case !fi.Mode().IsRegular():
+		return nil
+	}
+	gd, ok := readGitPointer(dot, "gitdir: ")
+	if !ok {
+		return nil
+	}
+	common := gd
+	if cd, ok := readGitPointer(filepath.Join(gd, "commondir"), ""); ok {
+		common = cd
+	}
+	return []string{filepath.Join(common, "config"), filepath.Join(gd, "config.worktree")}
+}

@@ -1,0 +1,266 @@
+package policy
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Resolve checks a spec against the host and returns the plan. It reads the
+// file system (stat, readlink) and nothing else; an error leaves no trace.
+func Resolve(s Spec, h Host) (*Plan, error) {
+	backend, err := resolveBackend(s.Backend)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Command) == 0 || s.Command[0] == "" {
+		return nil, invalid("no command: give it after --, or as \"command\" in the spec")
+	}
+	p := &Plan{
+		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
+		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
+		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
+		System: SystemPaths(),
+	}
+	if p.View, err = ParseView(s.View); err != nil {
+		return nil, err
+	}
+	if p.Grants, err = resolveGrants(s.Access, h); err != nil {
+		return nil, err
+	}
+	if p.Masks, err = resolveMasks(p, s.Exclude, h); err != nil {
+		return nil, err
+	}
+	if p.Cwd, err = viewCwd(s.Cwd, p, h); err != nil {
+		return nil, err
+	}
+	if p.Mounts, err = resolveMounts(s.Mounts, h); err != nil {
+		return nil, err
+	}
+	if p.Limits, err = resolveLimits(s.Limits); err != nil {
+		return nil, err
+	}
+	if p.Tmpfs, err = resolveTmpfs(s.Tmpfs, h, p.Limits.Memory); err != nil {
+		return nil, err
+	}
+	if p.Network, err = resolveNetwork(s.Access.Network); err != nil {
+		return nil, err
+	}
+	if err = resolveView(p, h); err != nil {
+		return nil, err
+	}
+	// After the view: the host view has no home tmpfs to count.
+	if err = CheckTmpfsBudget(p.Tmpfs, p.Limits.Memory, hostMemory(h)); err != nil {
+		return nil, err
+	}
+	if p.View != ViewHost {
+		if err = checkGrantTargets(p); err != nil {
+			return nil, err
+		}
+	}
+	if p.Protected, p.ProtectMissing, err = resolveProtected(p, s.Protect, s.Unprotect); err != nil {
+		return nil, err
+	}
+	if p.Env, err = buildEnv(s, p, h); err != nil {
+		return nil, err
+	}
+	if p.Delegate {
+		p.Env = delegateEnv(p.Env)
+	}
+	return p, nil
+}
+
+func resolveBackend(b string) (string, error) {
+	switch b {
+	case "", "native":
+		return "native", nil
+	case "docker", "auto":
+		return b, nil
+	}
+	return "", invalid("backend %q: want native, docker or auto", b)
+}
+
+// resolveCwd: an explicit cwd must lie inside a grant; the implicit default
+// (the launch directory) falls back to the private home when it is not.
+func resolveCwd(cwd string, grants []Grant, h Host) (string, error) {
+	explicit := cwd != ""
+	if !explicit {
+		cwd = h.Cwd
+	}
+	if !filepath.IsAbs(cwd) {
+		cwd = filepath.Join(h.Cwd, cwd)
+	}
+	cwd = filepath.Clean(cwd)
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	for _, g := range grants {
+		if within(cwd, g.Path) {
+			return cwd, nil
+		}
+	}
+	if explicit {
+		return "", refuse(cwd, "--cwd is not inside any grant", "grant it with --read or --write, or choose a directory inside a grant")
+	}
+	return h.Home, nil
+}
+
+func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
+	var out []Mount
+	for _, m := range ms {
+		src, err := canonical(m.Source, h.Cwd, "mount source")
+		if err != nil {
+			return nil, err
+		}
+		if src == "/" || within(src, "/proc") || within(src, "/sys") {
+			return nil, refuse(m.Source, "mount source may not be / or lie under /proc or /sys", "mount a narrower path")
+		}
+		if err := checkMountSource(src, m, h); err != nil {
+			return nil, err
+		}
+		dst := m.Target
+		if dst == "" {
+			dst = src
+		}
+		dst, ok := cleanAbs(dst)
+		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
+			return nil, refuse(m.Target, "mount target must be absolute and not /, /proc, /dev or /sys", "")
+		}
+		if reservedTarget(dst) && !m.Internal {
+			return nil, refuse(dst, "is reserved for acbox's own delegation mounts", "mount it at another target")
+		}
+		kind, err := mountKind(src)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Mount{Source: src, Target: dst, Readonly: m.ReadOnly(), Kind: kind, Internal: m.Internal})
+	}
+	sortParentsFirst(out, func(i int) string { return out[i].Target })
+	return out, nil
+}
+
+// checkMountSource refuses what no grant may show either: the home
+// directory or a parent of it, acbox's state and config (profiles), the
+// protect list. acbox's own mounts (the broker socket lives in the state
+// directory) are exempt.
+func checkMountSource(src string, m MountSpec, h Host) error {
+	if m.Internal {
+		return nil
+	}
+	if within(h.Home, src) {
+		return refuse(src, "it is your home directory or a parent of it", "mount the file or directory inside your home that the command needs")
+	}
+	return checkProtected(src, h)
+}
+
+func mountKind(src string) (string, error) {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return "", refuse(src, "mount source cannot be inspected: "+err.Error(), "")
+	}
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		return "dir", nil
+	case m.IsRegular():
+		return "file", nil
+	case m&os.ModeSocket != 0:
+		return "socket", nil
+	case m&os.ModeDevice != 0 || m&os.ModeCharDevice != 0:
+		return "", refuse(src, "device files cannot be mounted", "acbox provides null, zero, full, random, urandom and tty")
+	}
+	return "", refuse(src, "mount source is neither a directory, a regular file nor a socket", "")
+}
+
+// resolveTmpfs: /tmp and home get their default sizes (see
+// defaultTmpfsSizes) unless a tmpfs names them; each target once.
+func resolveTmpfs(ts []TmpfsSpec, h Host, memory int64) ([]Tmpfs, error) {
+	tmp, home := defaultTmpfsSizes(memory)
+	out := []Tmpfs{{Target: "/tmp", Size: tmp}, {Target: h.Home, Size: home}}
+	given := map[string]bool{}
+	for _, t := range ts {
+		dst, ok := cleanAbs(t.Target)
+		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
+			return nil, refuse(t.Target, "tmpfs target must be absolute and not /, /proc, /dev or /sys", "")
+		}
+		if given[dst] {
+			return nil, invalid("tmpfs %s is given more than once: give it once, with the size you want", dst)
+		}
+		given[dst] = true
+		size := int64(ExtraTmpfs)
+		if t.Size != "" {
+			var err error
+			if size, err = ParseSize(t.Size); err != nil {
+				return nil, err
+			}
+		}
+		out = append(dropTmpfs(out, dst), Tmpfs{Target: dst, Size: size})
+	}
+	sortParentsFirst(out, func(i int) string { return out[i].Target })
+	return out, nil
+}
+
+// hostMemory is h.Memory, else the host's RAM; 0 when it cannot be read
+// (then only the memory limit bounds the tmpfs sizes, and admission, which
+// needs the figure too, refuses the launch).
+func hostMemory(h Host) int64 {
+	if h.Memory > 0 {
+		return h.Memory
+	}
+	m, err := HostMemory()
+	if err != nil {
+		return 0
+	}
+	return m
+}
+
+func resolveLimits(l LimitsSpec) (Limits, error) {
+	out := Limits{Memory: DefaultMemory, Pids: DefaultPids}
+	if l.Memory != "" {
+		m, err := ParseSize(l.Memory)
+		if err != nil {
+			return out, err
+		}
+		if m < MinMemory {
+			return out, refuse("limits.memory", fmt.Sprintf("%s is too little: a sandbox needs at least %s (its /dev/shm alone is %s)", l.Memory, FormatSize(MinMemory), FormatSize(DevShmSize)), "give --memory 128MiB or more")
+		}
+		out.Memory = m
+	}
+	if l.Pids < 0 {
+		return out, invalid("limits.pids %d: want a positive count", l.Pids)
+	}
+	if l.Pids > 0 {
+		out.Pids = l.Pids
+	}
+	return out, nil
+}
+
+// ParseTmpfsFlag reads PATH[:SIZE].
+func ParseTmpfsFlag(s string) TmpfsSpec {
+	if i := strings.LastIndexByte(s, ':'); i > 0 {
+		return TmpfsSpec{Target: s[:i], Size: s[i+1:]}
+	}
+	return TmpfsSpec{Target: s}
+}
+
+// ParseMountFlag reads SRC:DST[:ro|rw] or SRC[:ro|rw].
+func ParseMountFlag(s string) (MountSpec, error) {
+	parts := strings.Split(s, ":")
+	m := MountSpec{Source: parts[0], Readonly: RW(false)}
+	rest := parts[1:]
+	if n := len(rest); n > 0 && (rest[n-1] == "ro" || rest[n-1] == "rw") {
+		m.Readonly = RW(rest[n-1] == "rw")
+		rest = rest[:n-1]
+	}
+	switch len(rest) {
+	case 0:
+	case 1:
+		m.Target = rest[0]
+	default:
+		return m, invalid("--mount %q: want SRC:DST[:ro|rw]", s)
+	}
+	if m.Source == "" {
+		return m, invalid("--mount %q: empty source", s)
+	}
+	return m, nil
+}

@@ -1,0 +1,309 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Mask hides one host path inside the sandbox for the whole run, whether
+// it exists at launch or not; Held says how (see view_hold.go): usually the
+// name is left out of a snapshot of its directory (Plan.Views). Path is the
+// real path on the host (symlinks resolved in the directories above it):
+// what a member could reach. Via is the path as listed when its last
+// component is a symlink to Path (both are hidden). Kind is "dir", "file",
+// "link", "absent" (nothing there at launch) or "glob" (Path's last
+// component is a pattern; each match is listed too). Dev and Ino identify
+// what was checked; a mount on the entry (HeldMount) is refused when the
+// path holds something else by the time it is mounted.
+type Mask struct {
+	Path string `json:"path"`
+	Via  string `json:"via,omitempty"`
+	Kind string `json:"kind"`
+	Why  string `json:"why"`
+	Held string `json:"held"` // HeldView, HeldPermissions or HeldMount
+	Dev  uint64 `json:"dev,omitempty"`
+	Ino  uint64 `json:"ino,omitempty"`
+}
+
+// credentialMasks are hidden on every run, in both views ("~" is the home
+// directory; "*" globs at launch). In the grants view only those inside a
+// grant or a system directory are visible at all, so only those are
+// mounted.
+var credentialMasks = []string{
+	"~/.ssh", "~/.gnupg", "~/.aws", "~/.azure", "~/.config/gcloud", "~/.kube",
+	"~/.docker", "~/.netrc", "~/.git-credentials", "~/.config/gh", "~/.npmrc",
+	"~/.pypirc", "~/.cargo/credentials*", "~/.password-store",
+	"~/.local/share/keyrings", "~/.mozilla", "~/.config/google-chrome",
+	"~/.config/chromium", "/etc/ssh/ssh_host_*",
+	"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
+}
+
+// hostViewMasks are hidden in the host view only. /run holds the host's
+// service sockets (docker, containerd, D-Bus, systemd) and the user's
+// runtime directory; a read-only mount does not stop connect() on a Unix
+// socket, and Landlock only does from ABI 9, so the directory goes. /sys is
+// hidden as in the grants view: the sandbox has no kernel tree of the host.
+var hostViewMasks = []string{"/run", "/var/run", "/run/user/$UID", "/sys"}
+
+// CredentialMasks returns the built-in mask list as written, for the policy
+// fingerprint and documentation: credentials first, then the host view's.
+func CredentialMasks() []string {
+	out := append([]string{}, credentialMasks...)
+	for _, m := range hostViewMasks {
+		out = append(out, m+" (host view)")
+	}
+	out = append(out, "$STATE (acbox state: every place it can be, XDG and fallback, and the places file)", "$CONFIG (acbox config, every place: profiles and the protect list)", "config protect list")
+	return append(out, "held: "+HeldView+" (snapshot chain from the first level below / in the host view, else the read grant or system directory; non-root: from the topmost directory the caller owns or may write), "+
+		HeldPermissions+" (non-root, unreadable, nothing above is the caller's), "+HeldMount+" (write grants, --best-effort only)")
+}
+
+// maskWant is one candidate before it is checked on the host.
+type maskWant struct {
+	path     string
+	why      string
+	required bool // an --exclude: it must exist
+	glob     bool // a built-in template whose last component is a pattern; user paths are literal
+	// elsewhere: a place of acbox's state or config recorded by another
+	// launch; in the host view, one under the sandbox's own /tmp, /dev or
+	// /proc is not shown and needs no snapshot.
+	elsewhere bool
+}
+
+// resolveMasks finds every mask for this launch on the host (the built-in
+// list, acbox's state and config, the protected paths and the excludes),
+// decides how each is held, and records the directory snapshots that hold
+// them in p.Views.
+func resolveMasks(p *Plan, excludes []string, h Host) ([]Mask, error) {
+	wants, err := maskWants(p.View, excludes, h)
+	if err != nil {
+		return nil, err
+	}
+	x := &holder{p: p, h: h, views: map[string]*ViewDir{}}
+	var out []Mask
+	for _, w := range wants {
+		ms, err := x.resolve(w)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			if err := checkGrantsUnmasked(p.Grants, m); err != nil {
+				return nil, err
+			}
+			if m.Held != "" { // "": the sandbox does not show it at all
+				out = append(out, m)
+			}
+		}
+	}
+	out = pruneMasks(out)
+	p.Views = x.list(out)
+	return out, nil
+}
+
+// checkGrantsUnmasked refuses a grant that is or lies inside a mask, in
+// either view: the mask would win, and the grant would be a lie.
+func checkGrantsUnmasked(grants []Grant, m Mask) error {
+	for _, g := range grants {
+		if within(g.Path, m.Path) {
+			return refuse(g.Path, "it is inside "+m.Path+", which is masked in every sandbox ("+m.Why+")",
+				"pass a file you need with --mount SRC:DST:ro")
+		}
+	}
+	return nil
+}
+
+func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
+	var out []maskWant
+	list := credentialMasks
+	if view == ViewHost {
+		list = append(append([]string{}, hostViewMasks...), list...)
+	}
+	for _, t := range list {
+		out = append(out, expandMask(t, h)...)
+	}
+	// The whole config directory: config.json names the protected paths.
+	for _, p := range h.acboxDirs() {
+		out = append(out, maskWant{path: p, why: "acbox state and config", elsewhere: slices.Contains(h.Places, p)})
+	}
+	for _, p := range h.Protect {
+		if filepath.IsAbs(p) {
+			out = append(out, maskWant{path: p, why: "protected in the config"})
+		}
+	}
+	for _, e := range excludes {
+		w, err := excludeWant(e, h)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// expandMask turns one template into paths: ~ and $UID, then the glob.
+func expandMask(t string, h Host) []maskWant {
+	why := "credentials"
+	if !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "/etc/") {
+		why = "host runtime state, sockets and kernel tree"
+	}
+	p := strings.ReplaceAll(expandHome(t, h.Home), "$UID", strconv.Itoa(h.UID))
+	return []maskWant{{path: p, why: why, glob: isGlob(filepath.Base(t))}}
+}
+
+func excludeWant(e string, h Host) (maskWant, error) {
+	p := expandHome(e, h.Home)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(h.Cwd, p)
+	}
+	p = filepath.Clean(p)
+	switch {
+	case p == "/":
+		return maskWant{}, refuse(e, "--exclude / would hide everything", "use --view grants and grant what the command needs")
+	case within(p, "/proc") || within(p, "/dev"):
+		return maskWant{}, refuse(e, "the sandbox has its own /proc and /dev; nothing of the host's shows there", "drop this --exclude")
+	}
+	return maskWant{path: p, why: "--exclude", required: true}, nil
+}
+
+// resolve hides one candidate: the name as listed, each match of a glob,
+// and the real target of a symlinked name. An absent name is hidden too:
+// the host may create it during the run.
+func (x *holder) resolve(w maskWant) ([]Mask, error) {
+	if w.elsewhere && x.p.View == ViewHost && hiddenInHostView(w.path, x.p) {
+		return nil, nil
+	}
+	if _, err := filepath.EvalSymlinks(w.path); err != nil && w.required {
+		return nil, refuse(w.path, "--exclude path does not exist or cannot be resolved: "+err.Error(), "fix the path or drop the --exclude")
+	}
+	dir, name, last, ok := locate(w.path)
+	if !ok {
+		return nil, nil
+	}
+	glob := last && w.glob
+	held, err := x.hide(dir, name, glob)
+	if err != nil {
+		return nil, err
+	}
+	listed := filepath.Join(dir, name)
+	var out []Mask
+	targets := []string{listed}
+	if glob {
+		targets = globIn(dir, name)
+		out = append(out, Mask{Path: listed, Kind: "glob", Why: w.why, Held: held})
+	}
+	for _, t := range targets {
+		m := statMask(t, w.why, held)
+		out = append(out, m)
+		if m.Kind != "link" {
+			continue
+		}
+		rm, err := x.resolveLink(t, w.why)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rm...)
+	}
+	return out, nil
+}
+
+// resolveLink hides the real target of a symlinked credential path.
+func (x *holder) resolveLink(link, why string) ([]Mask, error) {
+	real, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		return nil, nil // dangling: the name itself is hidden
+	}
+	held, err := x.hide(filepath.Dir(real), filepath.Base(real), false)
+	if err != nil {
+		return nil, err
+	}
+	m := statMask(real, why, held)
+	m.Via = link
+	return []Mask{m}, nil
+}
+
+// statMask records what is at path now.
+func statMask(path, why, held string) Mask {
+	m := Mask{Path: path, Kind: "absent", Why: why, Held: held}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return m
+	}
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		m.Kind = "link"
+	case fi.IsDir():
+		m.Kind = "dir"
+	default:
+		m.Kind = "file"
+	}
+	m.Dev, m.Ino = fileIdent(fi)
+	return m
+}
+
+// locate returns the real directory that holds the name path would have
+// and that name: the parent with its symlinks resolved, or, when the
+// parent is absent, the deepest existing ancestor and the first missing
+// component (hiding it keeps the whole path from appearing); last says
+// the name is path's own last component. ok is false when that ancestor
+// is not a directory.
+func locate(path string) (dir, name string, last, ok bool) {
+	dir, name, last = filepath.Dir(path), filepath.Base(path), true
+	for {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			fi, err := os.Stat(real)
+			return real, name, last, err == nil && fi.IsDir()
+		}
+		if dir == "/" {
+			return "", "", false, false
+		}
+		dir, name, last = filepath.Dir(dir), filepath.Base(dir), false
+	}
+}
+
+// visibleInGrants: in the grants view a path shows only inside a grant or a
+// system directory.
+func visibleInGrants(path string, p *Plan) bool {
+	for _, g := range p.Grants {
+		if within(path, g.Path) {
+			return true
+		}
+	}
+	for _, s := range p.System {
+		if s.Link == "" && within(path, s.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// pruneMasks drops duplicates and masks inside another mask (hidden
+// already), and orders parents first.
+func pruneMasks(ms []Mask) []Mask {
+	sortParentsFirst(ms, func(i int) string { return ms[i].Path })
+	var out []Mask
+	for _, m := range ms {
+		if _, covered := maskOver(out, m.Path); !covered {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// globIn lists the entries of the real directory dir whose names match
+// pattern. Only the name is a pattern: dir is literal, whatever it holds
+// ("[" in a home directory's name is not a character class).
+func globIn(dir, pattern string) []string {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, de := range des {
+		if ok, _ := filepath.Match(pattern, de.Name()); ok { // a constant pattern: no ErrBadPattern
+			out = append(out, filepath.Join(dir, de.Name()))
+		}
+	}
+	return out
+}

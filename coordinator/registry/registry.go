@@ -1,0 +1,299 @@
+package registry
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/acbox/acbox/coordinator/policy"
+)
+
+// Entry is one live sandbox in the host registry: a JSON file
+// StateDir/sandboxes/<id>.json written by the acbox process that owns the
+// sandbox. Both backends record one; the backend fills in what only it knows
+// (the helper's pid) with [Registry.Update].
+type Entry struct {
+	ID      string `json:"id"`
+	Backend string `json:"backend"`
+	UID     int    `json:"uid"`
+	// OwnerPid is the acbox process that runs the sandbox; OwnerStart is
+	// its start time (field 22 of /proc/<pid>/stat, clock ticks since boot),
+	// so a reused pid is never taken for the owner. PidNS is the inode of
+	// the owner's pid namespace: pids of another namespace mean nothing here.
+	OwnerPid    int               `json:"owner_pid"`
+	OwnerStart  uint64            `json:"owner_start"`
+	PidNS       uint64            `json:"pid_ns,omitempty"`
+	HelperPid   int               `json:"helper_pid,omitempty"`
+	HelperStart uint64            `json:"helper_start,omitempty"`
+	Access      json.RawMessage   `json:"access,omitempty"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Memory      int64             `json:"memory"`
+	Pids        int               `json:"pids"`
+	Started     time.Time         `json:"started"`
+	// Parent is the sandbox that launched this one through its broker
+	// ("" from the host); Depth counts the nesting. `acbox stop` uses them
+	// to stop children first, deepest first.
+	Parent string `json:"parent,omitempty"`
+	Depth  int    `json:"depth,omitempty"`
+}
+
+// Owner is what the registry knows about an entry's owner process.
+type Owner int
+
+const (
+	// OwnerAlive: the owner pid runs and started at OwnerStart.
+	OwnerAlive Owner = iota
+	// OwnerDead: gone, a zombie, or the pid now belongs to another process.
+	OwnerDead
+	// OwnerElsewhere: the owner lives in another pid namespace; its entry is
+	// counted for admission but never reaped or signalled from here.
+	OwnerElsewhere
+)
+
+// NewEntry describes a sandbox about to start, owned by this process.
+func NewEntry(p *policy.Plan, id string) (Entry, error) {
+	start, err := ProcStart(os.Getpid())
+	if err != nil {
+		return Entry{}, fmt.Errorf("%w: reading this process's start time: %v", policy.ErrCannotSandbox, err)
+	}
+	return Entry{
+		ID: id, Backend: p.Backend, UID: os.Getuid(), OwnerPid: os.Getpid(), OwnerStart: start,
+		PidNS: selfPidNS(), Access: json.RawMessage(p.Access(true)), Labels: p.Labels,
+		Memory: p.Limits.Memory, Pids: p.Limits.Pids, Started: time.Now().UTC(),
+		Parent: p.Parent, Depth: p.Depth,
+	}, nil
+}
+
+// Owner tells whether the entry's owner is still the process that wrote it.
+func (e Entry) Owner() Owner {
+	if e.PidNS != 0 && e.PidNS != selfPidNS() {
+		return OwnerElsewhere
+	}
+	if sameProcess(e.OwnerPid, e.OwnerStart) {
+		return OwnerAlive
+	}
+	return OwnerDead
+}
+
+// HelperAlive tells whether the recorded helper still runs.
+func (e Entry) HelperAlive() bool {
+	return e.HelperPid > 0 && e.Owner() != OwnerElsewhere && sameProcess(e.HelperPid, e.HelperStart)
+}
+
+// sameProcess: pid runs, is not a zombie, and started at start.
+func sameProcess(pid int, start uint64) bool {
+	got, err := ProcStart(pid)
+	return err == nil && got == start
+}
+
+// Registry is the host registry of one user: StateDir/sandboxes. Every
+// acbox process of the user shares it; admission and reaping hold the
+// lock file StateDir/registry.lock.
+type Registry struct {
+	state string
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+
+// CheckID refuses ids that could name a path outside the registry.
+func CheckID(id string) error {
+	if !idPattern.MatchString(id) || strings.Contains(id, "..") {
+		return policy.Invalid("sandbox id %q: want letters, digits, '-', '_' or '.'; see acbox ps", id)
+	}
+	return nil
+}
+
+// OpenRegistry opens (creating, 0700) the registry under stateDir. The
+// state directory must belong to this user and be closed to others: an
+// entry another user could write would be trusted for admission and stop.
+func OpenRegistry(stateDir string) (*Registry, error) {
+	if !filepath.IsAbs(stateDir) {
+		return nil, fmt.Errorf("%w: state directory %q is not absolute; set XDG_RUNTIME_DIR or HOME", policy.ErrCannotSandbox, stateDir)
+	}
+	r := &Registry{state: stateDir}
+	for _, d := range []string{stateDir, r.dir(), filepath.Join(stateDir, "run")} {
+		if err := privateDir(d); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func privateDir(d string) error {
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return fmt.Errorf("%w: creating %s: %v", policy.ErrCannotSandbox, d, err)
+	}
+	fi, err := os.Lstat(d)
+	if err != nil {
+		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
+	}
+	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || fileUID(fi) != os.Getuid() {
+		return policy.Refuse(d, "acbox's state directory must be a directory of yours, closed to others (0700)",
+			fmt.Sprintf("run chmod 700 %s (and chown it to uid %d), or remove it", d, os.Getuid()))
+	}
+	return nil
+}
+
+func (r *Registry) dir() string             { return filepath.Join(r.state, "sandboxes") }
+func (r *Registry) file(id string) string   { return filepath.Join(r.dir(), id+".json") }
+func (r *Registry) lockPath() string        { return filepath.Join(r.state, "registry.lock") }
+func (r *Registry) RunDir(id string) string { return filepath.Join(r.state, "run", id) }
+
+// Register writes the entry atomically (temp file, then rename), without
+// admission. Launches go through [Registry.Admit] instead.
+func (r *Registry) Register(e Entry) error {
+	if err := CheckID(e.ID); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(e, "", "  ")
+	if err != nil {
+		return err
+	}
+	// No fsync: the registry describes running processes, which a crash or
+	// reboot ends anyway; a torn or lost entry is a dead entry.
+	f, err := os.CreateTemp(r.dir(), ".tmp-"+e.ID+"-*")
+	if err != nil {
+		return fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), r.file(e.ID))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+	}
+	return nil
+}
+
+// Update changes a live entry (the backend recording its helper, say).
+func (r *Registry) Update(id string, f func(*Entry)) error {
+	e, err := r.Get(id)
+	if err != nil {
+		return err
+	}
+	f(&e)
+	e.ID = id
+	return r.Register(e)
+}
+
+// Get reads one entry, dead or alive.
+func (r *Registry) Get(id string) (Entry, error) {
+	if err := CheckID(id); err != nil {
+		return Entry{}, err
+	}
+	return readEntry(r.file(id))
+}
+
+// ErrNoSandbox is returned for an id with no registry entry.
+var ErrNoSandbox = errors.New("no such sandbox")
+
+func readEntry(path string) (Entry, error) {
+	var e Entry
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return e, fmt.Errorf("%w: %s; run acbox ps to list the live ones", ErrNoSandbox, strings.TrimSuffix(filepath.Base(path), ".json"))
+	}
+	if err != nil {
+		return e, err
+	}
+	if err := json.Unmarshal(b, &e); err != nil {
+		return e, fmt.Errorf("registry entry %s is damaged (%v); acbox gc removes it once its owner is gone", path, err)
+	}
+	return e, nil
+}
+
+// Remove deletes the entry and the sandbox's runtime directory. Removing
+// what is already gone is not an error.
+func (r *Registry) Remove(id string) error {
+	if err := CheckID(id); err != nil {
+		return err
+	}
+	err := os.Remove(r.file(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
+	if rerr := os.RemoveAll(r.RunDir(id)); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// all reads every entry file, sorted by start time. A damaged file whose
+// name is a valid id becomes an entry with no owner (dead), so that
+// reaping removes it.
+func (r *Registry) all() ([]Entry, error) {
+	des, err := os.ReadDir(r.dir())
+	if err != nil {
+		return nil, fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+	}
+	var out []Entry
+	for _, de := range des {
+		id, ok := strings.CutSuffix(de.Name(), ".json")
+		if !ok || CheckID(id) != nil {
+			continue
+		}
+		e, err := readEntry(filepath.Join(r.dir(), de.Name()))
+		if errors.Is(err, ErrNoSandbox) {
+			continue // removed while we listed
+		}
+		e.ID = id
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
+	return out, nil
+}
+
+// List returns the entries whose owner is alive (or lives in another pid
+// namespace). It removes nothing; [Registry.Reap] does.
+func (r *Registry) List() ([]Entry, error) {
+	es, err := r.all()
+	var out []Entry
+	for _, e := range es {
+		if e.Owner() != OwnerDead {
+			out = append(out, e)
+		}
+	}
+	return out, err
+}
+
+// Reap removes, under the lock, every entry whose owner is dead, with its
+// runtime directory, and returns what it removed so that backends can
+// clean up after them (cgroups, containers).
+func (r *Registry) Reap() ([]Entry, error) {
+	unlock, err := r.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	dead, _, err := r.reapLocked()
+	return dead, err
+}
+
+func (r *Registry) reapLocked() (dead, live []Entry, err error) {
+	es, err := r.all()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range es {
+		if e.Owner() != OwnerDead {
+			live = append(live, e)
+			continue
+		}
+		if err := r.Remove(e.ID); err != nil {
+			return dead, live, fmt.Errorf("removing the dead sandbox %s: %v", e.ID, err)
+		}
+		dead = append(dead, e)
+	}
+	return dead, live, nil
+}

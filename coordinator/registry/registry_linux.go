@@ -1,0 +1,81 @@
+package registry
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"syscall"
+
+	"github.com/acbox/acbox/coordinator/policy"
+)
+
+// ProcStart returns the start time of pid (field 22 of /proc/<pid>/stat, in
+// clock ticks since boot). A zombie counts as gone: its sandbox is already
+// dead (the helper dies with its parent's thread).
+func ProcStart(pid int) (uint64, error) {
+	if pid <= 0 {
+		return 0, fmt.Errorf("pid %d: %w", pid, fs.ErrNotExist)
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	return parseStatStart(b)
+}
+
+// parseStatStart reads field 22 of a /proc/<pid>/stat line. The command
+// name (field 2) may hold spaces and parentheses, so fields are counted
+// from the last ')'.
+func parseStatStart(b []byte) (uint64, error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("malformed stat line")
+	}
+	f := bytes.Fields(b[i+1:])
+	// f[0] is field 3 (state); field 22 is f[19].
+	if len(f) < 20 {
+		return 0, fmt.Errorf("malformed stat line")
+	}
+	if f[0][0] == 'Z' || f[0][0] == 'X' {
+		return 0, fmt.Errorf("zombie: %w", fs.ErrNotExist)
+	}
+	return strconv.ParseUint(string(f[19]), 10, 64)
+}
+
+func selfPidNS() uint64 {
+	var st syscall.Stat_t
+	if syscall.Stat("/proc/self/ns/pid", &st) != nil {
+		return 0
+	}
+	return st.Ino
+}
+
+func fileUID(fi fs.FileInfo) int {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(st.Uid)
+	}
+	return -1
+}
+
+// lock takes the registry's exclusive lock (flock on StateDir/registry.lock)
+// and returns its release. flock is released by the kernel when the holder
+// dies, so a killed launch never wedges the others.
+func (r *Registry) lock() (func(), error) {
+	f, err := os.OpenFile(r.lockPath(), os.O_RDWR|os.O_CREATE|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("%w: registry lock: %v", policy.ErrCannotSandbox, err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: registry lock: %v", policy.ErrCannotSandbox, os.NewSyscallError("flock", err))
+	}
+	return func() { f.Close() }, nil
+}
