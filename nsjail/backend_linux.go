@@ -1,22 +1,22 @@
 package nsjail
 
-import "github.com/acbox/acbox/coordinator"
+import "github.com/acbox/acbox/coordinator/policy"
 
-// Backend is the native backend behind coordinator.Backend.
+// Backend is the native backend behind policy.Backend.
 type Backend struct{}
 
-// Name implements coordinator.Backend.
+// Name implements policy.Backend.
 func (Backend) Name() string { return "native" }
 
-// Launch implements coordinator.Backend.
-func (Backend) Launch(p *coordinator.Plan, io coordinator.LaunchIO) (*coordinator.Outcome, error) {
+// Launch implements policy.Backend.
+func (Backend) Launch(p *policy.Plan, io policy.LaunchIO) (*policy.Outcome, error) {
 	o := Options{ID: io.ID, Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr, ProxySocket: io.ProxySocket}
 	if io.OnReady != nil {
-		o.OnReady = func(s Started) { io.OnReady(coordinator.Started{ID: s.ID, Pid: s.HelperPid, Report: s.Report}) }
+		o.OnReady = func(s Started) { io.OnReady(policy.Started{ID: s.ID, Pid: s.HelperPid, Report: s.Report}) }
 	}
 	r, err := Launch(p, o)
 	if err != nil {
 		return nil, err
 	}
-	return &coordinator.Outcome{Code: r.Code, Signal: r.Signal, Report: r.Report, Duration: r.Duration}, nil
+	return &policy.Outcome{Code: r.Code, Signal: r.Signal, Report: r.Report, Duration: r.Duration}, nil
 }

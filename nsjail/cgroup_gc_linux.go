@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // RemoveCgroups removes the cgroups of sandbox id, for a sandbox whose
@@ -75,7 +75,7 @@ func (fs cgroupFS) parents() []string {
 // mechanism a launch would get ("cgroup v2", "cgroup v1") or, when none,
 // why not. For `acbox doctor`.
 func ProbeCgroup() (mode, why string) {
-	c := newCgroup("doctor-"+NewID(), coordinator.Limits{Memory: coordinator.DefaultMemory, Pids: coordinator.DefaultPids})
+	c := newCgroup("doctor-"+NewID(), policy.Limits{Memory: policy.DefaultMemory, Pids: policy.DefaultPids})
 	defer c.remove()
 	return c.mode, c.why
 }

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // Cgroups. Where the host lets acbox create a cgroup (root, or a delegated
@@ -58,11 +58,11 @@ type cgroup struct {
 // newCgroup creates the sandbox's cgroup, or explains in the result why
 // there is none. It never fails the launch: without a cgroup the rlimits
 // apply and the report says which mechanism is in force.
-func newCgroup(id string, l coordinator.Limits) *cgroup {
+func newCgroup(id string, l policy.Limits) *cgroup {
 	return hostCgroups.create(id, l)
 }
 
-func (fs cgroupFS) create(id string, l coordinator.Limits) *cgroup {
+func (fs cgroupFS) create(id string, l policy.Limits) *cgroup {
 	hs, err := fs.hierarchies()
 	if err != nil {
 		return &cgroup{id: id, fd: -1, why: err.Error()}
@@ -89,7 +89,7 @@ func (fs cgroupFS) create(id string, l coordinator.Limits) *cgroup {
 	return &cgroup{id: id, fd: -1, why: strings.Join(why, "; ")}
 }
 
-func createV2(h hierarchy, id string, l coordinator.Limits) (*cgroup, error) {
+func createV2(h hierarchy, id string, l policy.Limits) (*cgroup, error) {
 	base := v2Base(h)
 	if !hasWords(filepath.Join(base, "cgroup.controllers"), "memory", "pids") {
 		return nil, fmt.Errorf("the memory and pids controllers are not available in %s (on a hybrid host they are bound to cgroup v1)", base)
@@ -115,7 +115,7 @@ func createV2(h hierarchy, id string, l coordinator.Limits) (*cgroup, error) {
 	return cg, nil
 }
 
-func createV1(mem, pids hierarchy, id string, l coordinator.Limits) (*cgroup, error) {
+func createV1(mem, pids hierarchy, id string, l policy.Limits) (*cgroup, error) {
 	cg := &cgroup{id: id, mode: "cgroup v1", fd: -1, values: map[string]string{}}
 	// memsw after the plain limit: the kernel requires memsw >= limit.
 	// Equal values mean no swap.
@@ -183,13 +183,13 @@ func (c *cgroup) place(pid int) error {
 	if c.fd < 0 {
 		for _, d := range c.dirs {
 			if err := writeFile(filepath.Join(d, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
-				return fmt.Errorf("%w: placing the helper in its cgroup: %v", coordinator.ErrCannotSandbox, err)
+				return fmt.Errorf("%w: placing the helper in its cgroup: %v", policy.ErrCannotSandbox, err)
 			}
 		}
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	if err != nil {
-		return fmt.Errorf("%w: checking the helper's cgroup: %v", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: checking the helper's cgroup: %v", policy.ErrCannotSandbox, err)
 	}
 	want := "/" + leafPrefix + c.id
 	n := 0
@@ -199,7 +199,7 @@ func (c *cgroup) place(pid int) error {
 		}
 	}
 	if n < len(c.dirs) {
-		return fmt.Errorf("%w: the helper is not in its cgroup %s:\n%s", coordinator.ErrCannotSandbox, want, b)
+		return fmt.Errorf("%w: the helper is not in its cgroup %s:\n%s", policy.ErrCannotSandbox, want, b)
 	}
 	return nil
 }

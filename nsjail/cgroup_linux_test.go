@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // mountinfo lines of the hosts the cgroup code meets.
@@ -81,14 +81,14 @@ func TestNoCgroupExplains(t *testing.T) {
 	mi, self := filepath.Join(dir, "mi"), filepath.Join(dir, "self")
 	os.WriteFile(mi, []byte("1 0 0:1 / / rw - ext4 /dev/sda rw\n"), 0o644)
 	os.WriteFile(self, []byte(selfV2), 0o644)
-	cg := cgroupFS{mountinfo: mi, self: self}.create("x", coordinator.Limits{Memory: 1 << 30, Pids: 10})
+	cg := cgroupFS{mountinfo: mi, self: self}.create("x", policy.Limits{Memory: 1 << 30, Pids: 10})
 	if cg.mode != "" || !strings.Contains(cg.why, "no cgroup hierarchy") {
 		t.Fatalf("mode %q why %q", cg.mode, cg.why)
 	}
 	if err := cg.place(os.Getpid()); err != nil {
 		t.Fatal(err)
 	}
-	rep := &coordinator.Report{}
+	rep := &policy.Report{}
 	cg.report(rep)
 	if !strings.HasPrefix(rep.Limits["cgroup"], "none: ") {
 		t.Fatalf("report: %+v", rep.Limits)
@@ -101,7 +101,7 @@ func TestNoCgroupExplains(t *testing.T) {
 // removes it.
 func TestHostCgroup(t *testing.T) {
 	id := fmt.Sprint("test", os.Getpid())
-	cg := newCgroup(id, coordinator.Limits{Memory: 64 << 20, Pids: 17})
+	cg := newCgroup(id, policy.Limits{Memory: 64 << 20, Pids: 17})
 	if cg.mode == "" {
 		t.Skipf("no writable cgroup here: %s", cg.why)
 	}
@@ -118,7 +118,7 @@ func TestHostCgroup(t *testing.T) {
 	if cg.values["pids.max"] != "17" {
 		t.Errorf("pids.max read back as %q", cg.values["pids.max"])
 	}
-	rep := &coordinator.Report{Controls: []coordinator.Control{{Name: "pids_limit"}}}
+	rep := &policy.Report{Controls: []policy.Control{{Name: "pids_limit"}}}
 	cg.report(rep)
 	if len(rep.Controls) != 2 || !rep.Controls[0].Enforced || !strings.HasPrefix(rep.Limits["mechanism"], cg.mode) {
 		t.Errorf("report %+v %+v", rep.Controls, rep.Limits)

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // devNodes are bound from the host into the sandbox's /dev. Device nodes
@@ -30,7 +30,7 @@ func (r *rootfs) cloneDevices() error {
 		if err := setAttr(tree, "", true, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC, "/dev/"+n); err != nil {
 			return err
 		}
-		rec := coordinator.MountRecord{Target: "/dev/" + n, Kind: "dev", Source: "/dev/" + n, Flags: "NOSUID|NOEXEC"}
+		rec := policy.MountRecord{Target: "/dev/" + n, Kind: "dev", Source: "/dev/" + n, Flags: "NOSUID|NOEXEC"}
 		r.devs = append(r.devs, source{target: "/dev/" + n, kind: "dev", tree: tree, rec: rec})
 	}
 	return nil
@@ -60,7 +60,7 @@ func (r *rootfs) dev() error {
 			return &MountError{Op: "symlink", Source: l[0], Target: "/" + l[1], Err: err}
 		}
 	}
-	r.records = append(r.records, coordinator.MountRecord{Target: "/dev", Kind: "dev", Flags: "RDONLY|NOSUID|NOEXEC"})
+	r.records = append(r.records, policy.MountRecord{Target: "/dev", Kind: "dev", Flags: "RDONLY|NOSUID|NOEXEC"})
 	return setAttr(r.root, "dev", false, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC, "/dev")
 }
 
@@ -84,7 +84,7 @@ func (r *rootfs) devSubmounts() error {
 		return err
 	}
 	r.records = append(r.records,
-		coordinator.MountRecord{Target: "/dev/pts", Kind: "devpts", Flags: "newinstance"},
-		coordinator.MountRecord{Target: "/dev/shm", Kind: "tmpfs", Flags: "size=64m"})
+		policy.MountRecord{Target: "/dev/pts", Kind: "devpts", Flags: "newinstance"},
+		policy.MountRecord{Target: "/dev/shm", Kind: "tmpfs", Flags: "size=64m"})
 	return nil
 }

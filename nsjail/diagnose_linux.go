@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // explainStart turns a failure to create the helper's namespaces into a
@@ -28,7 +28,7 @@ func explainStart(err error) error {
 		why = "creating the sandbox's namespaces failed"
 		remedy = "run `acbox doctor` for the failing check"
 	}
-	return fmt.Errorf("%w: %s: %v; %s", coordinator.ErrCannotSandbox, why, err, remedy)
+	return fmt.Errorf("%w: %s: %v; %s", policy.ErrCannotSandbox, why, err, remedy)
 }
 
 func explainEPERM() (string, string) {

@@ -4,17 +4,17 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/landlock"
-	"github.com/acbox/acbox/nsjail/seccomp"
+	"github.com/acbox/acbox/coordinator/seccomp"
 )
 
 // Expect is the enforcement report's shape for a plan before anything
 // runs: which controls the native backend would apply on this kernel, for
 // `acbox plan`. Mounts, namespaces and capability sets are known only once
 // the sandbox exists; the launch measures them and refuses on a shortfall.
-func Expect(p *coordinator.Plan) *coordinator.Report {
-	rep := &coordinator.Report{Backend: "native", PolicyDigest: coordinator.PolicyDigest()}
+func Expect(p *policy.Plan) *policy.Report {
+	rep := &policy.Report{Backend: "native", PolicyDigest: policy.PolicyDigest()}
 	abi, err := landlock.ABI()
 	lr := landlock.Plan(landlockRules(p), abi)
 	rep.Landlock, _ = json.Marshal(lr)
@@ -24,17 +24,17 @@ func Expect(p *coordinator.Plan) *coordinator.Report {
 	} else if len(lr.Missing) > 0 {
 		why = "kernel lacks: " + strings.Join(lr.Missing, ", ")
 	}
-	rep.Controls = append(rep.Controls, coordinator.Control{Name: "landlock", Requested: true, Enforced: why == "", Why: why})
+	rep.Controls = append(rep.Controls, policy.Control{Name: "landlock", Requested: true, Enforced: why == "", Why: why})
 	if prog, err := seccomp.Build(seccomp.Options{BlockMPTCP: true}); err == nil {
-		rep.Seccomp = &coordinator.SeccompRecord{Digest: prog.Digest, Arch: prog.Arch, Insns: prog.Insns}
-		rep.Controls = append(rep.Controls, coordinator.Control{Name: "seccomp", Requested: true, Enforced: true})
+		rep.Seccomp = &policy.SeccompRecord{Digest: prog.Digest, Arch: prog.Arch, Insns: prog.Insns}
+		rep.Controls = append(rep.Controls, policy.Control{Name: "seccomp", Requested: true, Enforced: true})
 	} else {
-		rep.Controls = append(rep.Controls, coordinator.Control{Name: "seccomp", Requested: true, Why: err.Error()})
+		rep.Controls = append(rep.Controls, policy.Control{Name: "seccomp", Requested: true, Why: err.Error()})
 	}
 	for _, n := range []string{"capabilities", "no_new_privs", "limits"} {
-		rep.Controls = append(rep.Controls, coordinator.Control{Name: n, Requested: true, Enforced: true, Why: "checked at launch"})
+		rep.Controls = append(rep.Controls, policy.Control{Name: n, Requested: true, Enforced: true, Why: "checked at launch"})
 	}
 	isolated := p.Network.Mode != "host"
-	rep.Controls = append(rep.Controls, coordinator.Control{Name: "network_isolation", Requested: isolated, Enforced: isolated})
+	rep.Controls = append(rep.Controls, policy.Control{Name: "network_isolation", Requested: isolated, Enforced: isolated})
 	return rep
 }

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // IsHelper reports whether this process is a sandbox's pid 1, started by
@@ -49,7 +49,7 @@ func HelperMain() {
 			msg.Errno = unix.ErrnoName(errno)
 		}
 		status.Write(encodeMsg(msg))
-		os.Exit(coordinator.ExitCannotSandbox)
+		os.Exit(policy.ExitCannotSandbox)
 	}
 	os.Exit(code)
 }
@@ -65,7 +65,7 @@ func helperRun(status *os.File) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rep := &coordinator.Report{ID: cfg.ID, Backend: "native", PhasesMS: map[string]float64{}, PolicyDigest: cfg.PolicyDigest}
+	rep := &policy.Report{ID: cfg.ID, Backend: "native", PhasesMS: map[string]float64{}, PolicyDigest: cfg.PolicyDigest}
 	sb := &sandbox{cfg: cfg, rep: rep, status: status, release: cfgPipe}
 	if err := sb.setup(); err != nil {
 		return 0, err
@@ -90,7 +90,7 @@ func readConfig(r *bufio.Reader) (*helperConfig, error) {
 // sandbox is the state of pid 1 after setup.
 type sandbox struct {
 	cfg    *helperConfig
-	rep    *coordinator.Report
+	rep    *policy.Report
 	status *os.File
 	rfs    *rootfs
 	// release is the rest of the config pipe: one byte once the parent has

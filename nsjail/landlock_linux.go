@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/landlock"
 )
 
@@ -16,7 +16,7 @@ import (
 // In the host view the read-only rule is "/" itself (see viewRules); masks
 // are mounts in both views, since Landlock cannot deny beneath an allowed
 // parent.
-func landlockRules(p *coordinator.Plan) landlock.Rules {
+func landlockRules(p *policy.Plan) landlock.Rules {
 	// ListOnly "/": `ls /` lists what the mounts show; reading still needs
 	// one of the rules below.
 	r := landlock.Rules{ReadOnly: viewReadOnly(p), ReadWrite: []string{"/dev/shm"}, ListOnly: []string{"/"}}
@@ -54,7 +54,7 @@ func landlockRules(p *coordinator.Plan) landlock.Rules {
 	return r
 }
 
-func applyLandlock(cfg *helperConfig, rep *coordinator.Report) error {
+func applyLandlock(cfg *helperConfig, rep *policy.Report) error {
 	lr, err := landlock.RestrictThread(landlockRules(cfg.Plan), cfg.Plan.BestEffort)
 	if err != nil {
 		return &stepError{step: "landlock", err: err}
@@ -67,7 +67,7 @@ func applyLandlock(cfg *helperConfig, rep *coordinator.Report) error {
 	} else if len(lr.Missing) > 0 {
 		why = "kernel lacks: " + strings.Join(lr.Missing, ", ")
 	}
-	rep.Controls = append(rep.Controls, coordinator.Control{Name: "landlock", Requested: true, Enforced: ok, Why: why})
+	rep.Controls = append(rep.Controls, policy.Control{Name: "landlock", Requested: true, Enforced: ok, Why: why})
 	if isHostView(cfg.Plan) {
 		rep.Controls = append(rep.Controls, hostViewSockets(lr))
 	}

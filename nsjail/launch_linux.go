@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // Options for one launch. Zero values: the process's own standard streams
@@ -41,14 +41,14 @@ type Started struct {
 	ID        string
 	HelperPid int // host pid of the sandbox's pid 1
 	MemberPid int // the member's pid inside the sandbox
-	Report    *coordinator.Report
+	Report    *policy.Report
 }
 
 // Result is how the member ended.
 type Result struct {
 	Code     int // exit status, or 128+Signal
 	Signal   int
-	Report   *coordinator.Report
+	Report   *policy.Report
 	Duration time.Duration
 }
 
@@ -59,7 +59,7 @@ var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETP
 // Launch runs the plan's command in a new sandbox and waits for it. It
 // never runs the command with less isolation than the plan asks for: any
 // failed step ends the launch with an error naming the step.
-func Launch(p *coordinator.Plan, o Options) (*Result, error) {
+func Launch(p *policy.Plan, o Options) (*Result, error) {
 	o = o.withDefaults()
 	held, err := openGrants(p)
 	if err != nil {
@@ -71,11 +71,11 @@ func Launch(p *coordinator.Plan, o Options) (*Result, error) {
 	}
 	l := &launch{plan: p, opt: o, held: held, start: time.Now(), digest: make(chan string, 1)}
 	// The policy digest (about 0.5 ms) is computed while the helper starts.
-	go func() { l.digest <- coordinator.PolicyDigest() }()
+	go func() { l.digest <- policy.PolicyDigest() }()
 	if p.Network.Mode == "proxy" {
 		fd, err := unix.Open(o.ProxySocket, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != nil || o.ProxySocket == "" {
-			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket: %v", coordinator.ErrCannotSandbox, err)
+			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket: %v", policy.ErrCannotSandbox, err)
 		}
 		l.proxy = os.NewFile(uintptr(fd), o.ProxySocket)
 		defer l.proxy.Close()
@@ -114,7 +114,7 @@ func NewID() string {
 }
 
 type launch struct {
-	plan   *coordinator.Plan
+	plan   *policy.Plan
 	opt    Options
 	held   *heldPaths
 	start  time.Time

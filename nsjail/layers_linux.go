@@ -3,7 +3,7 @@ package nsjail
 import (
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // applyLayers drops privileges and applies the kernel layers to the calling
@@ -11,7 +11,7 @@ import (
 // ambient sets while CAP_SETPCAP is still held, no_new_privs, Landlock,
 // then the remaining capability sets, then seccomp, which must come last
 // because it refuses the calls the earlier steps make.
-func applyLayers(cfg *helperConfig, rep *coordinator.Report) error {
+func applyLayers(cfg *helperConfig, rep *policy.Report) error {
 	if err := dropBoundingAndAmbient(); err != nil {
 		return &stepError{step: "drop capabilities", err: err}
 	}
@@ -36,7 +36,7 @@ func applyLayers(cfg *helperConfig, rep *coordinator.Report) error {
 }
 
 // recordPrivileges reads back what the thread (and so the member) holds.
-func recordPrivileges(rep *coordinator.Report) {
+func recordPrivileges(rep *policy.Report) {
 	st := threadStatus()
 	rep.Caps = map[string]string{}
 	for _, k := range []string{"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"} {
@@ -50,8 +50,8 @@ func recordPrivileges(rep *coordinator.Report) {
 		}
 	}
 	rep.Controls = append(rep.Controls,
-		coordinator.Control{Name: "capabilities", Requested: true, Enforced: noCaps, Why: whyNot(noCaps, "a capability set is not empty")},
-		coordinator.Control{Name: "no_new_privs", Requested: true, Enforced: rep.NoNewPrivs, Why: whyNot(rep.NoNewPrivs, "NoNewPrivs is not set")},
+		policy.Control{Name: "capabilities", Requested: true, Enforced: noCaps, Why: whyNot(noCaps, "a capability set is not empty")},
+		policy.Control{Name: "no_new_privs", Requested: true, Enforced: rep.NoNewPrivs, Why: whyNot(rep.NoNewPrivs, "NoNewPrivs is not set")},
 	)
 }
 

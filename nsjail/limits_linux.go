@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // applyLimits sets the rlimits the member inherits. They are per-process
@@ -21,7 +21,7 @@ import (
 // pidsCgroup says the parent placed the sandbox in a pids cgroup; counters
 // are the per-user kernel counter caps (ucount.go), set while pid 1 still
 // holds CAP_SYS_RESOURCE.
-func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool, counters []userCounter) error {
+func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters []userCounter) error {
 	nofile := unix.Rlimit{}
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
 		return err
@@ -53,12 +53,12 @@ func applyLimits(p *coordinator.Plan, rep *coordinator.Report, pidsCgroup bool, 
 	rep.Limits["data"] = fmt.Sprint(p.Limits.Memory)
 	rep.Limits["scope"] = "per-process rlimits (no cgroup): memory is capped per process, not for the whole sandbox; nproc counts every process of the sandbox"
 	rep.Limits["mechanism"] = "rlimits"
-	rep.Controls = append(rep.Controls, coordinator.Control{Name: "limits", Requested: true, Enforced: true, Why: "rlimits only: memory per process"})
+	rep.Controls = append(rep.Controls, policy.Control{Name: "limits", Requested: true, Enforced: true, Why: "rlimits only: memory per process"})
 	if p.UID == 0 && !pidsCgroup {
 		// The kernel exempts the host's root user from RLIMIT_NPROC: without
 		// a pids cgroup, a requested process limit is not in force.
 		rep.Limits["nproc"] = "not enforced for uid 0"
-		rep.Controls = append(rep.Controls, coordinator.Control{Name: "pids_limit", Requested: true,
+		rep.Controls = append(rep.Controls, policy.Control{Name: "pids_limit", Requested: true,
 			Why: "RLIMIT_NPROC does not bind the host's root user and no pids cgroup could be made; run acbox as an unprivileged user, give it a writable cgroup, or pass --best-effort"})
 	}
 	return nil
@@ -78,7 +78,7 @@ func sigpendingShare(memory int64) (uint64, error) {
 	if cur.Max > math.MaxInt64 {
 		return cur.Max, nil
 	}
-	hostMem, _ := coordinator.HostMemory()
+	hostMem, _ := policy.HostMemory()
 	return uint64(counterShare(int64(cur.Max), memory, hostMem)), nil
 }
 
@@ -102,7 +102,7 @@ func withDataLimit(limit uint64, start func() error) error {
 // helper is ready: the parent made the cgroup and read its limit files back,
 // and checked from /proc that the helper is inside. Without a cgroup it
 // only records why there is none.
-func (c *cgroup) report(rep *coordinator.Report) {
+func (c *cgroup) report(rep *policy.Report) {
 	if rep == nil {
 		return
 	}
@@ -123,13 +123,13 @@ func (c *cgroup) report(rep *coordinator.Report) {
 	}
 	sort.Strings(set)
 	why := c.mode + " for the whole sandbox: " + strings.Join(set, ", ")
-	setControl(rep, coordinator.Control{Name: "limits", Requested: true, Enforced: true, Why: why})
+	setControl(rep, policy.Control{Name: "limits", Requested: true, Enforced: true, Why: why})
 	pids := c.values["pids.max"]
-	setControl(rep, coordinator.Control{Name: "pids_limit", Requested: true, Enforced: true, Why: "pids cgroup: pids.max=" + pids})
+	setControl(rep, policy.Control{Name: "pids_limit", Requested: true, Enforced: true, Why: "pids cgroup: pids.max=" + pids})
 }
 
 // setControl replaces the control of the same name, or adds it.
-func setControl(rep *coordinator.Report, ctl coordinator.Control) {
+func setControl(rep *policy.Report, ctl policy.Control) {
 	for i := range rep.Controls {
 		if rep.Controls[i].Name == ctl.Name {
 			rep.Controls[i] = ctl

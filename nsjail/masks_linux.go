@@ -7,16 +7,16 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // Masks hide host paths (credentials, acbox's state and config, protected
 // paths, --exclude) from the member for the whole run. Almost all are held
 // by views (synth_linux.go): the masked name does not exist inside at all.
 // Two kinds need nothing mounted: a name the caller cannot read and cannot
-// make readable (coordinator.HeldPermissions), and one the sandbox does not
+// make readable (policy.HeldPermissions), and one the sandbox does not
 // show. Only with --best-effort, a mask in a write grant is a mount on the
-// entry itself (coordinator.HeldMount), mounted here in the helper's
+// entry itself (policy.HeldMount), mounted here in the helper's
 // private copy of the host's mount tree before anything is cloned: a
 // directory gets a read-only empty tmpfs with mode 0000, anything else
 // /dev/null bound read-only. Such a mount lasts only until the host
@@ -34,7 +34,7 @@ const maskTmpfsData = "size=4k,nr_inodes=1,mode=000"
 
 func (r *rootfs) applyMasks() error {
 	for _, m := range r.cfg.Plan.Masks {
-		if m.Held != coordinator.HeldMount {
+		if m.Held != policy.HeldMount {
 			continue
 		}
 		r.shortfalls = append(r.shortfalls, m.Path)
@@ -50,15 +50,15 @@ func (r *rootfs) applyMasks() error {
 
 // maskControl is the report's account of masks held only by a mount on
 // the entry (--best-effort): requested for the whole run, not enforced.
-func (r *rootfs) maskControl() coordinator.Control {
-	c := coordinator.Control{Name: "masks_whole_run", Requested: true, Enforced: len(r.shortfalls) == 0}
+func (r *rootfs) maskControl() policy.Control {
+	c := policy.Control{Name: "masks_whole_run", Requested: true, Enforced: len(r.shortfalls) == 0}
 	if !c.Enforced {
 		c.Why = "masked only by a mount on the entry, which falls off if the host replaces it: " + strings.Join(r.shortfalls, ", ")
 	}
 	return c
 }
 
-func (r *rootfs) mask(m coordinator.Mask) error {
+func (r *rootfs) mask(m policy.Mask) error {
 	fd, err := openNoFollow(unix.AT_FDCWD, m.Path, m.Kind == "dir", false)
 	if err != nil {
 		return fmt.Errorf("mask %s: %w (it changed since it was checked; retry)", m.Path, err)
@@ -67,7 +67,7 @@ func (r *rootfs) mask(m coordinator.Mask) error {
 	if dev, ino, err := fdIdent(fd); err != nil || dev != m.Dev || ino != m.Ino {
 		return fmt.Errorf("mask %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", m.Path, dev, ino, m.Dev, m.Ino)
 	}
-	rec := coordinator.MountRecord{Target: m.Path, Kind: "mask", Dev: m.Dev, Ino: m.Ino}
+	rec := policy.MountRecord{Target: m.Path, Kind: "mask", Dev: m.Dev, Ino: m.Ino}
 	if m.Kind == "dir" {
 		rec.Source, rec.Flags = "tmpfs", "RDONLY|NOSUID|NODEV|NOEXEC,"+maskTmpfsData
 		err = mountFS("tmpfs", fdPath(fd), unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, maskTmpfsData)
@@ -111,7 +111,7 @@ func (r *rootfs) verifyMasks() error {
 		}
 	}
 	for _, m := range r.cfg.Plan.Masks {
-		if m.Held != coordinator.HeldMount || (m.Kind != "dir" && m.Kind != "file") {
+		if m.Held != policy.HeldMount || (m.Kind != "dir" && m.Kind != "file") {
 			continue
 		}
 		fd, err := openNoFollow(r.root, strings.TrimPrefix(m.Path, "/"), false, true)
@@ -133,7 +133,7 @@ func (r *rootfs) verifyMasks() error {
 // verifyView: the view's path shows its own tmpfs, without the hidden
 // names. A view under the sandbox's private /tmp, /dev or /proc is not
 // reachable (the sandbox shows its own mounts there).
-func (r *rootfs) verifyView(v coordinator.ViewDir) error {
+func (r *rootfs) verifyView(v policy.ViewDir) error {
 	rel := strings.TrimPrefix(v.Path, "/")
 	if rel == "" {
 		rel = "."
@@ -154,7 +154,7 @@ func (r *rootfs) verifyView(v coordinator.ViewDir) error {
 		}
 		return fmt.Errorf("view %s is not in force in the new root (dev/ino %d/%d, its snapshot is %d/%d)", v.Path, dev, ino, want.Dev, want.Ino)
 	}
-	ents, err := listEntries(fd, coordinator.ViewDir{Path: v.Path})
+	ents, err := listEntries(fd, policy.ViewDir{Path: v.Path})
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func underPrivate(p string) bool {
 }
 
 // maskedSource reports whether a runtime mount's source lies inside a mask.
-func maskedSource(p *coordinator.Plan, src string) bool {
+func maskedSource(p *policy.Plan, src string) bool {
 	for _, m := range p.Masks {
 		if src == m.Path || strings.HasPrefix(src, strings.TrimSuffix(m.Path, "/")+"/") {
 			return true

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // memberIO are the member's standard streams and terminal settings.
@@ -23,7 +23,7 @@ type memberIO struct {
 // them, and forks the member from it. The goroutine returns without
 // unlocking, so the Go runtime discards the restricted thread: the rest of
 // pid 1 (reaper, bridge) never runs under the member's restrictions.
-func startMember(cfg *helperConfig, rep *coordinator.Report, mio memberIO) (*os.Process, error) {
+func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO) (*os.Process, error) {
 	type result struct {
 		p   *os.Process
 		err error
@@ -38,7 +38,7 @@ func startMember(cfg *helperConfig, rep *coordinator.Report, mio memberIO) (*os.
 	return r.p, r.err
 }
 
-func restrictAndExec(cfg *helperConfig, rep *coordinator.Report, mio memberIO) (*os.Process, error) {
+func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (*os.Process, error) {
 	plan := cfg.Plan
 	t := time.Now()
 	if err := applyLayers(cfg, rep); err != nil {
@@ -72,7 +72,7 @@ func restrictAndExec(cfg *helperConfig, rep *coordinator.Report, mio memberIO) (
 
 // verify refuses the launch when a requested control is not enforced,
 // unless the plan asked for best effort.
-func verify(plan *coordinator.Plan, rep *coordinator.Report) error {
+func verify(plan *policy.Plan, rep *policy.Report) error {
 	short := rep.Shortfalls()
 	if len(short) == 0 || plan.BestEffort {
 		return nil
@@ -92,7 +92,7 @@ func lookPath(cmd string, env []string, cwd string) (string, error) {
 		}
 		return cmd, checkExecutable(cmd)
 	}
-	path := coordinator.DefaultPath
+	path := policy.DefaultPath
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
 			path = v

@@ -4,7 +4,7 @@ import (
 	"os"
 
 	"github.com/acbox/acbox/bridge"
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // setupNetwork: in none and proxy mode the sandbox has its own network
@@ -15,13 +15,13 @@ import (
 func (s *sandbox) setupNetwork() error {
 	mode := s.cfg.Plan.Network.Mode
 	if mode == "host" {
-		s.rep.Controls = append(s.rep.Controls, coordinator.Control{Name: "network_isolation", Requested: false, Enforced: false, Why: "--net host: the host network is shared (Landlock TCP rules and the MPTCP refusal still apply)"})
+		s.rep.Controls = append(s.rep.Controls, policy.Control{Name: "network_isolation", Requested: false, Enforced: false, Why: "--net host: the host network is shared (Landlock TCP rules and the MPTCP refusal still apply)"})
 		return nil
 	}
 	if err := bridge.LoopbackUp(); err != nil {
 		return &stepError{step: "loopback up", err: err}
 	}
-	s.rep.Controls = append(s.rep.Controls, coordinator.Control{Name: "network_isolation", Requested: true, Enforced: true})
+	s.rep.Controls = append(s.rep.Controls, policy.Control{Name: "network_isolation", Requested: true, Enforced: true})
 	if mode != "proxy" {
 		return nil
 	}
@@ -31,6 +31,6 @@ func (s *sandbox) setupNetwork() error {
 	}
 	proxy := os.NewFile(uintptr(s.cfg.ProxyFD), "proxy")
 	go bridge.Serve(ln, bridge.DialFile(proxy))
-	s.rep.Controls = append(s.rep.Controls, coordinator.Control{Name: "egress_proxy", Requested: true, Enforced: true})
+	s.rep.Controls = append(s.rep.Controls, policy.Control{Name: "egress_proxy", Requested: true, Enforced: true})
 	return nil
 }

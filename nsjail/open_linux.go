@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // heldPaths are the grants and mount sources the parent keeps open for the
@@ -26,7 +26,7 @@ func (h *heldPaths) close() {
 // openGrants opens every grant and runtime mount source O_PATH|O_NOFOLLOW,
 // records dev/ino, and requires that what was opened is still the canonical
 // path the plan names (O_NOFOLLOW alone protects only the last component).
-func openGrants(p *coordinator.Plan) (*heldPaths, error) {
+func openGrants(p *policy.Plan) (*heldPaths, error) {
 	h := &heldPaths{}
 	for _, g := range p.Grants {
 		if err := h.open(g.Path, unix.O_DIRECTORY); err != nil {
@@ -63,7 +63,7 @@ func (h *heldPaths) open(path string, flags int) error {
 
 // matchPlan requires that the grant just opened is the directory the plan
 // was made for (see MatchGrant).
-func (h *heldPaths) matchPlan(g coordinator.Grant) error {
+func (h *heldPaths) matchPlan(g policy.Grant) error {
 	got := h.idents[len(h.idents)-1]
 	return MatchGrant(g, got.Dev, got.Ino)
 }
@@ -76,16 +76,16 @@ func (h *heldPaths) matchPlan(g coordinator.Grant) error {
 func Hold(path string, flags int) (fd int, dev, ino uint64, err error) {
 	fd, err = unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC|flags, 0)
 	if err != nil {
-		return -1, 0, 0, &coordinator.RefusedError{Subject: path, Why: "cannot be opened without following symlinks: " + err.Error(), Instead: "grant the real directory, not a symlink"}
+		return -1, 0, 0, &policy.RefusedError{Subject: path, Why: "cannot be opened without following symlinks: " + err.Error(), Instead: "grant the real directory, not a symlink"}
 	}
 	real, rerr := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
 	if rerr != nil || real != path {
 		unix.Close(fd)
-		return -1, 0, 0, &coordinator.RefusedError{Subject: path, Why: "changed since it was checked (now " + real + ")", Instead: "retry; if it keeps changing, something is swapping it"}
+		return -1, 0, 0, &policy.RefusedError{Subject: path, Why: "changed since it was checked (now " + real + ")", Instead: "retry; if it keeps changing, something is swapping it"}
 	}
 	if dev, ino, err = fdIdent(fd); err != nil {
 		unix.Close(fd)
-		return -1, 0, 0, fmt.Errorf("%w: fstat %s: %v", coordinator.ErrCannotSandbox, path, err)
+		return -1, 0, 0, fmt.Errorf("%w: fstat %s: %v", policy.ErrCannotSandbox, path, err)
 	}
 	return fd, dev, ino, nil
 }
@@ -93,9 +93,9 @@ func Hold(path string, flags int) (fd int, dev, ino uint64, err error) {
 // MatchGrant requires that a grant opened with Hold is the directory the
 // plan was made for (when the plan recorded one): a directory swapped in
 // between planning and launching is refused, not mounted.
-func MatchGrant(g coordinator.Grant, dev, ino uint64) error {
+func MatchGrant(g policy.Grant, dev, ino uint64) error {
 	if g.Ino == 0 || (dev == g.Dev && ino == g.Ino) {
 		return nil
 	}
-	return &coordinator.RefusedError{Subject: g.Path, Why: fmt.Sprintf("is not the directory that was planned (dev/ino %d/%d, planned %d/%d): it was replaced", dev, ino, g.Dev, g.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
+	return &policy.RefusedError{Subject: g.Path, Why: fmt.Sprintf("is not the directory that was planned (dev/ino %d/%d, planned %d/%d): it was replaced", dev, ino, g.Dev, g.Ino), Instead: "retry; if it keeps changing, something is swapping it"}
 }

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // Carve-outs (coordinator/protect.go) are mounted once the grants are in
@@ -28,7 +28,7 @@ func (r *rootfs) protect() error {
 	return r.verifyCarved()
 }
 
-func (r *rootfs) carve(c coordinator.Carveout) error {
+func (r *rootfs) carve(c policy.Carveout) error {
 	rel := strings.TrimPrefix(c.Path, "/")
 	fd, err := openNoFollow(r.root, rel, c.Kind == "dir", true)
 	if err != nil {
@@ -50,13 +50,13 @@ func (r *rootfs) carve(c coordinator.Carveout) error {
 	if err := moveInto(tree, fd, c.Path); err != nil {
 		return err
 	}
-	r.records = append(r.records, coordinator.MountRecord{Target: c.Path, Kind: kind, Source: c.Path, Dev: c.Dev, Ino: c.Ino, Flags: attrNames(attrs)})
+	r.records = append(r.records, policy.MountRecord{Target: c.Path, Kind: kind, Source: c.Path, Dev: c.Dev, Ino: c.Ino, Flags: attrNames(attrs)})
 	return nil
 }
 
 // carveAttrs: the attributes and the report's kind for a carve-out.
-func carveAttrs(c coordinator.Carveout) (uint64, string) {
-	if c.Mode == coordinator.CarvePin {
+func carveAttrs(c policy.Carveout) (uint64, string) {
+	if c.Mode == policy.CarvePin {
 		return rwAttrs, "pin"
 	}
 	return roAttrs, "protect"
@@ -77,7 +77,7 @@ func (r *rootfs) verifyCarved() error {
 		}
 		unix.Close(fd)
 		ro := st.Flags&unix.ST_RDONLY != 0
-		if err != nil || dev != c.Dev || ino != c.Ino || ro != (c.Mode == coordinator.CarveReadOnly) {
+		if err != nil || dev != c.Dev || ino != c.Ino || ro != (c.Mode == policy.CarveReadOnly) {
 			return fmt.Errorf("protected path %s is not in force in the new root (dev/ino %d/%d, read-only %v): %v", c.Path, dev, ino, ro, err)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 
 	"encoding/json"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // HelperArg0 is argv[0] of the sandbox's pid 1. The helper mode is chosen by
@@ -33,12 +33,12 @@ type ident struct {
 // helperConfig is everything the helper needs; it holds no secrets.
 type helperConfig struct {
 	ID      string            `json:"id"`
-	Plan    *coordinator.Plan `json:"plan"`
+	Plan    *policy.Plan `json:"plan"`
 	Idents  []ident           `json:"idents"`
 	Access  string            `json:"access"`
 	ProxyFD int               `json:"proxy_fd"` // 0: none
 	PtyFD   int               `json:"pty_fd"`   // 0: none
-	// PolicyDigest is computed by the parent (coordinator.PolicyDigest) and
+	// PolicyDigest is computed by the parent (policy.PolicyDigest) and
 	// carried into the report.
 	PolicyDigest string `json:"policy_digest"`
 	// Winsize is the user's terminal size at launch (tty mode), set on the
@@ -53,7 +53,7 @@ type helperConfig struct {
 // helperMsg is one line on the status pipe from the helper to the parent.
 type helperMsg struct {
 	Kind   string              `json:"kind"` // "ready", "exit", "error"
-	Report *coordinator.Report `json:"report,omitempty"`
+	Report *policy.Report `json:"report,omitempty"`
 	Pid    int                 `json:"pid,omitempty"` // member pid inside the sandbox
 	Code   int                 `json:"code,omitempty"`
 	Signal int                 `json:"signal,omitempty"`

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // stagingDir is where the new root is assembled, in the helper's private
@@ -23,7 +23,7 @@ type source struct {
 	isDir  bool
 	size   int64
 	mode   uint32
-	rec    coordinator.MountRecord
+	rec    policy.MountRecord
 }
 
 // rootfs assembles the sandbox's root and records what it mounted.
@@ -33,7 +33,7 @@ type rootfs struct {
 	hostRoot int // host view: the detached clone of "/" until staged
 	sources  []source
 	devs     []source
-	records  []coordinator.MountRecord
+	records  []policy.MountRecord
 	views    map[string]viewIdent // built snapshots by path (synth_linux.go)
 	// shortfalls are masks held only by a mount on the entry (--best-effort).
 	shortfalls []string
@@ -188,7 +188,7 @@ func (r *rootfs) addClone(src, target, kind string, dir bool, attrs uint64, veri
 	if err := setAttr(tree, "", true, attrs, src); err != nil {
 		return err
 	}
-	rec := coordinator.MountRecord{Target: target, Kind: kind, Source: src, Dev: dev, Ino: ino, Flags: attrNames(attrs)}
+	rec := policy.MountRecord{Target: target, Kind: kind, Source: src, Dev: dev, Ino: ino, Flags: attrNames(attrs)}
 	r.sources = append(r.sources, source{target: target, kind: kind, tree: tree, isDir: dir, rec: rec})
 	return nil
 }
@@ -257,7 +257,7 @@ func (r *rootfs) mountTmpfs(s source, dst int) error {
 	if err := mountFS("tmpfs", fdPath(dst), unix.MS_NOSUID|unix.MS_NODEV, data); err != nil {
 		return err
 	}
-	r.records = append(r.records, coordinator.MountRecord{Target: s.target, Kind: "tmpfs", Flags: "NOSUID|NODEV," + data})
+	r.records = append(r.records, policy.MountRecord{Target: s.target, Kind: "tmpfs", Flags: "NOSUID|NODEV," + data})
 	return nil
 }
 
@@ -279,6 +279,6 @@ func (r *rootfs) proc() error {
 	if err := mountFS("proc", fdPath(dst), unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, opts); err != nil {
 		return fmt.Errorf("%w (a /proc with over-mounts, as inside a default Docker container, cannot be mounted again: run the container with --security-opt systempaths=unconfined, or use --backend docker on the host)", err)
 	}
-	r.records = append(r.records, coordinator.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC,hidepid=invisible"})
+	r.records = append(r.records, policy.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC,hidepid=invisible"})
 	return nil
 }

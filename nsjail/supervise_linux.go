@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // The parent's side while the sandbox runs: messages from pid 1, signals
@@ -83,9 +83,9 @@ func (l *launch) handle(m helperMsg, res *Result) error {
 }
 
 func helperError(m helperMsg) error {
-	e := fmt.Errorf("%w: sandbox setup failed: %s", coordinator.ErrCannotSandbox, m.Error)
+	e := fmt.Errorf("%w: sandbox setup failed: %s", policy.ErrCannotSandbox, m.Error)
 	if m.Step == "verify" {
-		e = fmt.Errorf("%w: a requested control is not enforced: %s", coordinator.ErrCannotSandbox, m.Error)
+		e = fmt.Errorf("%w: a requested control is not enforced: %s", policy.ErrCannotSandbox, m.Error)
 	}
 	return e
 }
@@ -100,7 +100,7 @@ func (l *launch) finish(res *Result) (*Result, error) {
 	// outside, or crashed. Report its own status.
 	ws, _ := l.cmd.ProcessState.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
-		return nil, fmt.Errorf("%w: the sandbox was killed by signal %d before the member exited", coordinator.ErrCannotSandbox, int(ws.Signal()))
+		return nil, fmt.Errorf("%w: the sandbox was killed by signal %d before the member exited", policy.ErrCannotSandbox, int(ws.Signal()))
 	}
 	return nil, errors.New("the sandbox ended before the member started; see the errors above")
 }
@@ -138,7 +138,7 @@ func (l *launch) startRelay() error {
 	}
 	master, err := recvFd(int(l.ptyParent.Fd()))
 	if err != nil {
-		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
 	}
 	l.relay = startRelay(l.opt.Stdin, l.opt.Stdout, master)
 	return nil

@@ -14,7 +14,7 @@ import (
 
 	"github.com/acbox/acbox/tests/testenv"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -83,20 +83,20 @@ func checkSwap(t *testing.T, c swapCase) {
 	if err == nil {
 		t.Fatalf("launch succeeded after the grant was swapped (code %d, stdout %q)", res.Code, stdout)
 	}
-	if !errors.Is(err, coordinator.ErrCannotSandbox) || strings.Contains(stdout, "RAN") {
+	if !errors.Is(err, policy.ErrCannotSandbox) || strings.Contains(stdout, "RAN") {
 		t.Fatalf("want a refusal before the member runs; got %v, stdout %q", err, stdout)
 	}
 	t.Logf("refused as expected: %v", err)
 }
 
-func planFor(t *testing.T, grant, script string) *coordinator.Plan {
+func planFor(t *testing.T, grant, script string) *policy.Plan {
 	t.Helper()
-	h, err := coordinator.HostFromEnv()
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.Cwd = "/"
-	p, err := coordinator.Resolve(coordinator.Spec{Command: []string{"sh", "-c", script}, Access: coordinator.Access{Read: []string{grant}}}, h)
+	p, err := policy.Resolve(policy.Spec{Command: []string{"sh", "-c", script}, Access: policy.Access{Read: []string{grant}}}, h)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // entry is one name a snapshot shows: a directory, a symlink (recreated
@@ -27,7 +27,7 @@ var privateInHostView = []string{"proc", "dev", "tmp"}
 // listEntries reads the host directory open at under and keeps every name
 // the view does not hide. The type comes from the directory listing (one
 // getdents for the lot); a symlink's target is read where it is one.
-func listEntries(under int, v coordinator.ViewDir) ([]entry, error) {
+func listEntries(under int, v policy.ViewDir) ([]entry, error) {
 	fd, err := unix.Openat(under, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &MountError{Op: "open", Source: v.Path, Err: err}
@@ -56,7 +56,7 @@ func listEntries(under int, v coordinator.ViewDir) ([]entry, error) {
 }
 
 // hidden: the name is one the view leaves out.
-func hidden(v coordinator.ViewDir, name string) bool {
+func hidden(v policy.ViewDir, name string) bool {
 	if slices.Contains(v.Hide, name) {
 		return true
 	}

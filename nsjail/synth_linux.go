@@ -8,10 +8,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
-// Views (coordinator.ViewDir) hold masks for the whole run: a masked name
+// Views (policy.ViewDir) hold masks for the whole run: a masked name
 // does not exist inside, because its directory is replaced by a snapshot, a
 // read-only tmpfs holding a bind of every other entry the host directory
 // had at launch (symlinks recreated as symlinks). The snapshot sits on the
@@ -60,7 +60,7 @@ func (r *rootfs) applyViews() error {
 }
 
 // viewOf returns the planned view of path, or nil.
-func (r *rootfs) viewOf(path string) *coordinator.ViewDir {
+func (r *rootfs) viewOf(path string) *policy.ViewDir {
 	for i, v := range r.cfg.Plan.Views {
 		if v.Path == path {
 			return &r.cfg.Plan.Views[i]
@@ -72,7 +72,7 @@ func (r *rootfs) viewOf(path string) *coordinator.ViewDir {
 // snapshot builds v's tmpfs from the host directory open at under and
 // attaches it onto at (under itself for an anchor, a placeholder in the
 // parent's snapshot otherwise).
-func (r *rootfs) snapshot(v coordinator.ViewDir, under, at int) error {
+func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	if dev, ino, err := fdIdent(under); err != nil || dev != v.Dev || ino != v.Ino {
 		return fmt.Errorf("view %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", v.Path, dev, ino, v.Dev, v.Ino)
 	}
@@ -106,7 +106,7 @@ func (r *rootfs) snapshot(v coordinator.ViewDir, under, at int) error {
 // fill binds every entry onto its placeholder, or builds a child view
 // there. Placeholders are named relative to the snapshot's own tmpfs,
 // which only this process can reach (a private mount namespace).
-func (r *rootfs) fill(v coordinator.ViewDir, under, mnt int, ents []entry) error {
+func (r *rootfs) fill(v policy.ViewDir, under, mnt int, ents []entry) error {
 	for _, e := range ents {
 		if e.kind == unix.S_IFLNK || e.bare {
 			continue
@@ -118,7 +118,7 @@ func (r *rootfs) fill(v coordinator.ViewDir, under, mnt int, ents []entry) error
 	return nil
 }
 
-func (r *rootfs) fillOne(v coordinator.ViewDir, under, mnt int, e entry) error {
+func (r *rootfs) fillOne(v policy.ViewDir, under, mnt int, e entry) error {
 	path := filepath.Join(v.Path, e.name)
 	if child := r.viewOf(path); child != nil && v.Path != "/" {
 		return r.childView(*child, under, mnt, e.name)
@@ -135,7 +135,7 @@ func (r *rootfs) fillOne(v coordinator.ViewDir, under, mnt int, e entry) error {
 }
 
 // childView builds a child's snapshot on its placeholder directory.
-func (r *rootfs) childView(v coordinator.ViewDir, under, mnt int, name string) error {
+func (r *rootfs) childView(v policy.ViewDir, under, mnt int, name string) error {
 	src, err := openNoFollow(under, name, true, true)
 	if err != nil {
 		return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
@@ -178,7 +178,7 @@ func newViewTmpfs(under, n int) (int, error) {
 
 // recordView reports the snapshot truthfully: a tmpfs standing for the
 // host directory (its dev/ino), how many entries it binds, what it hides.
-func (r *rootfs) recordView(v coordinator.ViewDir, mnt, n int) error {
+func (r *rootfs) recordView(v policy.ViewDir, mnt, n int) error {
 	dev, ino, err := fdIdent(mnt)
 	if err != nil {
 		return err
@@ -188,7 +188,7 @@ func (r *rootfs) recordView(v coordinator.ViewDir, mnt, n int) error {
 	}
 	r.views[v.Path] = viewIdent{host: ident{Path: v.Path, Dev: v.Dev, Ino: v.Ino}, tmpfs: ident{Path: v.Path, Dev: dev, Ino: ino}}
 	hide := strings.Join(append(slices.Clone(v.Hide), v.HideGlob...), ":")
-	r.records = append(r.records, coordinator.MountRecord{Target: v.Path, Kind: "view", Source: "tmpfs", Dev: v.Dev, Ino: v.Ino,
+	r.records = append(r.records, policy.MountRecord{Target: v.Path, Kind: "view", Source: "tmpfs", Dev: v.Dev, Ino: v.Ino,
 		Flags: fmt.Sprintf("%s,entries=%d,hide=%s", attrNames(viewAttrs), n, hide)})
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 const userSysctlDir = "/proc/sys/user/"
@@ -31,12 +31,12 @@ func hostUserCounters() map[string]int64 {
 
 // planCounterCaps is the parent's side: the caps for this plan's memory.
 // With no host memory figure the share is three quarters of each limit.
-func planCounterCaps(p *coordinator.Plan) []userCounter {
+func planCounterCaps(p *policy.Plan) []userCounter {
 	mem := p.Limits.Memory
 	if mem <= 0 {
-		mem = coordinator.DefaultMemory
+		mem = policy.DefaultMemory
 	}
-	hostMem, _ := coordinator.HostMemory()
+	hostMem, _ := policy.HostMemory()
 	return userCounterCaps(hostUserCounters(), mem, hostMem)
 }
 
@@ -46,7 +46,7 @@ func planCounterCaps(p *coordinator.Plan) []userCounter {
 // it back, and records the values. A cap that cannot be set refuses the
 // launch unless the plan asked for best effort. write is writeUserSysctl
 // (a seam for tests).
-func capUserCounters(caps []userCounter, p *coordinator.Plan, rep *coordinator.Report, write func(string, int64) error) error {
+func capUserCounters(caps []userCounter, p *policy.Plan, rep *policy.Report, write func(string, int64) error) error {
 	var set, failed []string
 	var errs []error
 	for _, c := range caps {
@@ -58,7 +58,7 @@ func capUserCounters(caps []userCounter, p *coordinator.Plan, rep *coordinator.R
 		rep.Limits["user."+c.Name] = fmt.Sprintf("%d (host %d)", c.Cap, c.Host)
 		set = append(set, fmt.Sprintf("%s=%d", c.Name, c.Cap))
 	}
-	ctl := coordinator.Control{Name: "user_counters", Requested: true, Enforced: len(failed) == 0 && len(caps) > 0,
+	ctl := policy.Control{Name: "user_counters", Requested: true, Enforced: len(failed) == 0 && len(caps) > 0,
 		Why: "per-user kernel counters capped in the sandbox's user namespace: " + strings.Join(set, ", ")}
 	if len(caps) == 0 {
 		ctl.Why = "the host's /proc/sys/user limits could not be read"

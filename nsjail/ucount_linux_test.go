@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestCapUserCountersFailsClosed: a cap that cannot be written refuses the
@@ -33,8 +33,8 @@ func TestCapUserCountersFailsClosed(t *testing.T) {
 		{"one refused, best effort", caps, failing, true, false, false},
 		{"host limits unreadable", nil, func(string, int64) error { return nil }, false, true, false},
 	} {
-		rep := &coordinator.Report{Limits: map[string]string{}}
-		err := capUserCounters(tc.caps, &coordinator.Plan{BestEffort: tc.bestEffort}, rep, tc.write)
+		rep := &policy.Report{Limits: map[string]string{}}
+		err := capUserCounters(tc.caps, &policy.Plan{BestEffort: tc.bestEffort}, rep, tc.write)
 		if (err != nil) != tc.wantErr {
 			t.Errorf("%s: err %v; want error %v", tc.name, err, tc.wantErr)
 		}

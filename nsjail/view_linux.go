@@ -6,10 +6,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
-// The host view (coordinator.ViewHost): the new root is a snapshot of the
+// The host view (policy.ViewHost): the new root is a snapshot of the
 // host's root (synth_linux.go: /run and /sys left out, /proc, /dev and /tmp
 // empty for the sandbox's own), taken after the masks and the other views
 // are in place so its recursive clones carry them, made read-only, nosuid
@@ -22,7 +22,7 @@ import (
 // read-only host, whose mount points already exist (the coordinator checked
 // that every target does).
 
-func isHostView(p *coordinator.Plan) bool { return p.View == coordinator.ViewHost }
+func isHostView(p *policy.Plan) bool { return p.View == policy.ViewHost }
 
 // cloneHostRoot clones "/" of the helper's mount namespace (a private copy
 // of the caller's, masks included) into r.hostRoot.
@@ -46,7 +46,7 @@ func (r *rootfs) cloneHostRoot() error {
 
 // stageRootView builds the snapshot of "/" at the staging directory, opens
 // it as the new root and makes the whole tree read-only, nosuid and nodev.
-func (r *rootfs) stageRootView(v *coordinator.ViewDir) error {
+func (r *rootfs) stageRootView(v *policy.ViewDir) error {
 	under, err := openNoFollow(unix.AT_FDCWD, "/", true, false)
 	if err != nil {
 		return err
@@ -90,20 +90,20 @@ func (r *rootfs) stageHostRoot() error {
 	if err != nil {
 		return err
 	}
-	r.records = append(r.records, coordinator.MountRecord{Target: "/", Kind: "host", Source: "/", Flags: attrNames(roAttrs) + "|RECURSIVE"})
+	r.records = append(r.records, policy.MountRecord{Target: "/", Kind: "host", Source: "/", Flags: attrNames(roAttrs) + "|RECURSIVE"})
 	r.root, err = openNoFollow(unix.AT_FDCWD, stagingDir, true, false)
 	return err
 }
 
 // ownDir is the sandbox's own directory in the host view (--delegate's
-// broker socket and acbox binary, coordinator.DelegateDir): the root's
+// broker socket and acbox binary, policy.DelegateDir): the root's
 // snapshot shows it as an empty directory, whatever the host has there,
 // and a small tmpfs on it takes the mount points. It is made read-only
 // once they are placed (sealOwnDir), as the grants view's root is.
-const ownDir = coordinator.DelegateDir
+const ownDir = policy.DelegateDir
 
 // wantsOwnDir: some runtime mount targets the own directory.
-func wantsOwnDir(p *coordinator.Plan) bool {
+func wantsOwnDir(p *policy.Plan) bool {
 	if !isHostView(p) {
 		return false
 	}
@@ -134,7 +134,7 @@ func (r *rootfs) mountOwnDir() error {
 	if err := mountFS("tmpfs", fdPath(fd), unix.MS_NOSUID|unix.MS_NODEV, ownDirData); err != nil {
 		return err
 	}
-	r.records = append(r.records, coordinator.MountRecord{Target: ownDir, Kind: "tmpfs", Flags: "NOSUID|NODEV," + ownDirData})
+	r.records = append(r.records, policy.MountRecord{Target: ownDir, Kind: "tmpfs", Flags: "NOSUID|NODEV," + ownDirData})
 	return nil
 }
 

@@ -6,8 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/docker"
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -15,8 +16,8 @@ import (
 // (counted across every acbox process of the user, this sandbox included,
 // under the registry lock) and returns the release that removes the entry.
 // Entries of dead owners are reaped on the way, with their cgroups.
-func admit(plan *coordinator.Plan, host coordinator.Host, id string) (func(), error) {
-	reg, err := coordinator.OpenRegistry(host.StateDir)
+func admit(plan *policy.Plan, host policy.Host, id string) (func(), error) {
+	reg, err := registry.OpenRegistry(host.StateDir)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +25,7 @@ func admit(plan *coordinator.Plan, host coordinator.Host, id string) (func(), er
 	if err != nil {
 		return nil, err
 	}
-	e, err := coordinator.NewEntry(plan, id)
+	e, err := registry.NewEntry(plan, id)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func admit(plan *coordinator.Plan, host coordinator.Host, id string) (func(), er
 // host, whoever owns it (the daemon is shared; the registry is per user).
 // A native launch does not ask the daemon: it would slow every launch and
 // fail where there is none.
-func foreignSandboxes(plan *coordinator.Plan) ([]string, error) {
+func foreignSandboxes(plan *policy.Plan) ([]string, error) {
 	if plan.Backend != "docker" {
 		return nil, nil
 	}
@@ -56,24 +57,24 @@ func foreignSandboxes(plan *coordinator.Plan) ([]string, error) {
 	defer cancel()
 	ids, err := docker.LiveSandboxes(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%w: admission: counting the host's acbox containers: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: admission: counting the host's acbox containers: %v", policy.ErrCannotSandbox, err)
 	}
 	return ids, nil
 }
 
 // admissionCap: max_sandboxes from the config (read once, with the host),
 // else computed from the host's memory and this sandbox's memory limit.
-func admissionCap(plan *coordinator.Plan, host coordinator.Host) (coordinator.Cap, error) {
-	mem, err := coordinator.HostMemory()
+func admissionCap(plan *policy.Plan, host policy.Host) (registry.Cap, error) {
+	mem, err := policy.HostMemory()
 	if err != nil {
-		return coordinator.Cap{}, err
+		return registry.Cap{}, err
 	}
-	return coordinator.ComputeCap(mem, plan.Limits.Memory, host.MaxSandboxes), nil
+	return registry.ComputeCap(mem, plan.Limits.Memory, host.MaxSandboxes), nil
 }
 
 // cleanAfter removes what reaped sandboxes left outside the registry (the
 // native backend's cgroups) and returns the removed paths.
-func cleanAfter(dead []coordinator.Entry) []string {
+func cleanAfter(dead []registry.Entry) []string {
 	var out []string
 	for _, e := range dead {
 		if e.Backend == "native" {
@@ -94,9 +95,9 @@ func recordHelper(id string, pid int) {
 	if !ok {
 		return
 	}
-	start, err := coordinator.ProcStart(pid)
+	start, err := registry.ProcStart(pid)
 	if err != nil {
 		return
 	}
-	v.(*coordinator.Registry).Update(id, func(e *coordinator.Entry) { e.HelperPid, e.HelperStart = pid, start })
+	v.(*registry.Registry).Update(id, func(e *registry.Entry) { e.HelperPid, e.HelperStart = pid, start })
 }

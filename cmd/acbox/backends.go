@@ -5,19 +5,19 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/nsjail"
 )
 
 // backends maps a plan's backend name to its implementation. "auto" picks
 // native when this host can sandbox, else docker.
-var backends = map[string]func() (coordinator.Backend, error){
-	"native": func() (coordinator.Backend, error) { return nsjail.Backend{}, nil },
-	"docker": func() (coordinator.Backend, error) { return docker.Backend{}, nil },
+var backends = map[string]func() (policy.Backend, error){
+	"native": func() (policy.Backend, error) { return nsjail.Backend{}, nil },
+	"docker": func() (policy.Backend, error) { return docker.Backend{}, nil },
 }
 
-func backendFor(name string) (coordinator.Backend, error) {
+func backendFor(name string) (policy.Backend, error) {
 	if name == "auto" {
 		if st := nativeStatus(); st.Available {
 			name = "native"
@@ -27,7 +27,7 @@ func backendFor(name string) (coordinator.Backend, error) {
 	}
 	f, ok := backends[name]
 	if !ok {
-		return nil, fmt.Errorf("%w: backend %q is not available in this build; use --backend native", coordinator.ErrCannotSandbox, name)
+		return nil, fmt.Errorf("%w: backend %q is not available in this build; use --backend native", policy.ErrCannotSandbox, name)
 	}
 	return f()
 }

@@ -13,7 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // broker serves nested launches for one delegating sandbox. It knows the
@@ -24,9 +25,9 @@ type broker struct {
 	id     string // the requesting sandbox
 	ln     *net.UnixListener
 	path   string
-	host   coordinator.Host
-	events *coordinator.Events
-	parent *coordinator.Plan
+	host   policy.Host
+	events *policy.Events
+	parent *policy.Plan
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	conns  map[*net.UnixConn]bool // open requests; nil once ended
@@ -40,11 +41,11 @@ const maxBrokerConns = 64
 // after stopping them.
 const brokerEndWait = 30 * time.Second
 
-func startBroker(id, dir string, host coordinator.Host, events *coordinator.Events) (*broker, error) {
+func startBroker(id, dir string, host policy.Host, events *policy.Events) (*broker, error) {
 	path := filepath.Join(dir, "broker.sock")
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
-		return nil, fmt.Errorf("%w: broker: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: broker: %v", policy.ErrCannotSandbox, err)
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
@@ -54,7 +55,7 @@ func startBroker(id, dir string, host coordinator.Host, events *coordinator.Even
 }
 
 // serve answers requests until stop; parent must be set first.
-func (b *broker) serve(parent *coordinator.Plan) {
+func (b *broker) serve(parent *policy.Plan) {
 	b.parent = parent
 	for {
 		c, err := b.ln.AcceptUnix()
@@ -62,7 +63,7 @@ func (b *broker) serve(parent *coordinator.Plan) {
 			return
 		}
 		if why := b.track(c); why != "" {
-			reply(c, nestedReply{Error: why, Code: coordinator.ExitRefused})
+			reply(c, nestedReply{Error: why, Code: policy.ExitRefused})
 			c.Close()
 			continue
 		}
@@ -136,7 +137,7 @@ func (b *broker) end() error {
 			return nil
 		case <-limit:
 			return fmt.Errorf("%w: nested launches of sandbox %s did not end within %v after it; "+
-				"inspect its write grants for what they wrote after the checks", coordinator.ErrUnchecked, b.id, brokerEndWait)
+				"inspect its write grants for what they wrote after the checks", policy.ErrUnchecked, b.id, brokerEndWait)
 		case <-time.After(250 * time.Millisecond):
 			// again: a child that registered after the last look
 		}
@@ -145,7 +146,7 @@ func (b *broker) end() error {
 
 // stopChildren stops every sandbox registered below this one.
 func (b *broker) stopChildren() {
-	reg, err := coordinator.OpenRegistry(b.host.StateDir)
+	reg, err := registry.OpenRegistry(b.host.StateDir)
 	if err != nil {
 		return
 	}
@@ -165,17 +166,17 @@ func (b *broker) handle(c *net.UnixConn) {
 		err = b.refuseOwnEnds(files)
 	}
 	if err != nil {
-		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitCode(err)})
+		reply(c, nestedReply{Error: err.Error(), Code: policy.ExitCode(err)})
 		return
 	}
 	if len(req.Spec.PassEnv) > 0 {
 		// Resolved here it would copy the host's values into the child.
-		reply(c, nestedReply{Error: "pass_env in a nested launch: the broker would read the host's environment; send the values in env", Code: coordinator.ExitUsage})
+		reply(c, nestedReply{Error: "pass_env in a nested launch: the broker would read the host's environment; send the values in env", Code: policy.ExitUsage})
 		return
 	}
 	// Before resolving: the default /tmp and home sizes follow the limit.
 	inheritLimits(&req.Spec.Limits, b.parent.Limits)
-	relay := coordinator.NewEvents(eventRelay{c, b.events})
+	relay := policy.NewEvents(eventRelay{c, b.events})
 	// The child's checks after the run (launch.go's afterRun) print their
 	// findings on files[2], the requester's standard error.
 	r, err := runSpec(req.Spec, b.host, relay, stdio{files[0], files[1], files[2]}, b.check, req.Report)
@@ -183,7 +184,7 @@ func (b *broker) handle(c *net.UnixConn) {
 		reply(c, nestedReply{Report: r.Report, ExitScan: r.Scan})
 	}
 	if err != nil {
-		reply(c, nestedReply{Error: err.Error(), Code: coordinator.ExitCode(err)})
+		reply(c, nestedReply{Error: err.Error(), Code: policy.ExitCode(err)})
 		return
 	}
 	reply(c, nestedReply{Exit: &r.Code})
@@ -196,30 +197,30 @@ func (b *broker) refuseOwnEnds(files []*os.File) error {
 	for i, f := range files {
 		sa, err := unix.Getpeername(int(f.Fd()))
 		if su, ok := sa.(*unix.SockaddrUnix); err == nil && ok && su.Name == b.path {
-			return fmt.Errorf("%w: nested launch: descriptor %d of the request is a connection to the broker itself; pass the standard streams", coordinator.ErrInvalid, i)
+			return fmt.Errorf("%w: nested launch: descriptor %d of the request is a connection to the broker itself; pass the standard streams", policy.ErrInvalid, i)
 		}
 	}
 	return nil
 }
 
 // check refuses a child wider than the requester or deeper than allowed.
-func (b *broker) check(p *coordinator.Plan) error {
+func (b *broker) check(p *policy.Plan) error {
 	p.Depth, p.Parent = b.parent.Depth+1, b.id
-	if p.Depth > coordinator.MaxDelegationDepth || (p.Delegate && p.Depth >= coordinator.MaxDelegationDepth) {
-		return &coordinator.RefusedError{Subject: "delegate", Why: fmt.Sprintf("nested launches may go %d deep", coordinator.MaxDelegationDepth), Instead: "launch it from an outer sandbox"}
+	if p.Depth > policy.MaxDelegationDepth || (p.Delegate && p.Depth >= policy.MaxDelegationDepth) {
+		return &policy.RefusedError{Subject: "delegate", Why: fmt.Sprintf("nested launches may go %d deep", policy.MaxDelegationDepth), Instead: "launch it from an outer sandbox"}
 	}
-	return coordinator.Narrower(p, b.parent)
+	return policy.Narrower(p, b.parent)
 }
 
 // inheritLimits gives a child that asks for no memory or pids limit its
 // requester's, where that is smaller than the default; a limit the child
 // asks for is left for Narrower to judge. It edits the spec, not the plan,
 // so that what depends on the limit (the default tmpfs sizes) follows it.
-func inheritLimits(asked *coordinator.LimitsSpec, parent coordinator.Limits) {
-	if asked.Memory == "" && parent.Memory < coordinator.DefaultMemory {
+func inheritLimits(asked *policy.LimitsSpec, parent policy.Limits) {
+	if asked.Memory == "" && parent.Memory < policy.DefaultMemory {
 		asked.Memory = strconv.FormatInt(parent.Memory, 10)
 	}
-	if asked.Pids == 0 && parent.Pids < coordinator.DefaultPids {
+	if asked.Pids == 0 && parent.Pids < policy.DefaultPids {
 		asked.Pids = parent.Pids
 	}
 }
@@ -233,11 +234,11 @@ func reply(w io.Writer, r nestedReply) {
 // and to the outer acbox's own event stream.
 type eventRelay struct {
 	w     io.Writer
-	outer *coordinator.Events
+	outer *policy.Events
 }
 
 func (e eventRelay) Write(line []byte) (int, error) {
-	var ev coordinator.Event
+	var ev policy.Event
 	if err := json.Unmarshal(line, &ev); err != nil {
 		return len(line), nil
 	}

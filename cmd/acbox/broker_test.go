@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestRecvRequestDeadline: a member connects to the broker, sends a length
@@ -55,7 +55,7 @@ func TestRecvRequestDeadline(t *testing.T) {
 	for _, f := range files {
 		defer f.Close()
 	}
-	if !errors.Is(err, coordinator.ErrInvalid) || !strings.Contains(err.Error(), "promised 100 bytes and 0 came") {
+	if !errors.Is(err, policy.ErrInvalid) || !strings.Contains(err.Error(), "promised 100 bytes and 0 came") {
 		t.Fatalf("err %v, want a refusal (status 2) naming the promised length", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -76,11 +76,11 @@ func TestBrokerEndClosesRequests(t *testing.T) {
 	defer func(b time.Duration) { bodyWait = b }(bodyWait)
 	bodyWait = time.Minute // end must not rely on the deadline
 	dir := t.TempDir()
-	b, err := startBroker("test", dir, coordinator.Host{StateDir: dir}, nil)
+	b, err := startBroker("test", dir, policy.Host{StateDir: dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	go b.serve(&coordinator.Plan{})
+	go b.serve(&policy.Plan{})
 	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: b.path, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)

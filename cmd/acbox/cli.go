@@ -8,7 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // CLI is the command tree; one file per command.
@@ -76,7 +76,7 @@ func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)
-		return coordinator.ExitUsage
+		return policy.ExitUsage
 	}
 	return report(ctx.Run(), errw)
 }
@@ -94,5 +94,5 @@ func report(err error, errw io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)
 	}
-	return coordinator.ExitCode(err)
+	return policy.ExitCode(err)
 }

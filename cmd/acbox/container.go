@@ -13,7 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/acbox/acbox/bridge"
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // ContainerInitCmd is the docker backend's in-container init: the
@@ -39,12 +39,12 @@ func (c *ContainerInitCmd) Run(s *Streams) error {
 		cmd = cmd[1:]
 	}
 	if len(cmd) == 0 {
-		return fmt.Errorf("%w: container-init: no member command", coordinator.ErrInvalid)
+		return fmt.Errorf("%w: container-init: no member command", policy.ErrInvalid)
 	}
 	if c.Proxy != "" {
 		ln, err := bridge.Listen()
 		if err != nil {
-			return fmt.Errorf("%w: proxy bridge: %v", coordinator.ErrCannotSandbox, err)
+			return fmt.Errorf("%w: proxy bridge: %v", policy.ErrCannotSandbox, err)
 		}
 		go bridge.Serve(ln, func() (net.Conn, error) { return net.Dial("unix", c.Proxy) })
 	}
@@ -55,7 +55,7 @@ func (c *ContainerInitCmd) Run(s *Streams) error {
 	signal.Notify(sigs, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGINT)
 	rel, err := bridge.AskGate(c.Gate, c.Token, bridge.StatPaths)
 	if err != nil {
-		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
 	}
 	return runMember(cmd, rel, c.Data, sigs)
 }

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/landlock"
 	"github.com/acbox/acbox/nsjail"
 )
@@ -49,7 +49,7 @@ func (c *DoctorCmd) Run(s *Streams) error {
 		}
 	}
 	if failed {
-		return fmt.Errorf("%w: some checks failed (see the remedies above)", coordinator.ErrCannotSandbox)
+		return fmt.Errorf("%w: some checks failed (see the remedies above)", policy.ErrCannotSandbox)
 	}
 	return nil
 }

@@ -6,12 +6,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/egress"
 )
 
 // policyOf turns the plan's network into the proxy's policy.
-func policyOf(n coordinator.Network) (egress.Policy, error) {
+func policyOf(n policy.Network) (egress.Policy, error) {
 	p := egress.Policy{Mode: egress.Mode(n.Mode), AllowAny: n.AllowAny, Allow: []egress.Rule{}}
 	for _, a := range n.Allow {
 		r, err := egress.ParseRule(a)
@@ -33,7 +33,7 @@ type proxyServer struct {
 
 // startProxy starts the proxy for a plan in proxy mode, with its socket in
 // the sandbox's private run directory; nil otherwise.
-func startProxy(plan *coordinator.Plan, id, dir string, events *coordinator.Events) (*proxyServer, error) {
+func startProxy(plan *policy.Plan, id, dir string, events *policy.Events) (*proxyServer, error) {
 	if plan.Network.Mode != "proxy" {
 		return nil, nil
 	}
@@ -43,11 +43,11 @@ func startProxy(plan *coordinator.Plan, id, dir string, events *coordinator.Even
 	}
 	ln, path, err := listenPrivate(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%w: egress proxy: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: egress proxy: %v", policy.ErrCannotSandbox, err)
 	}
 	p := egress.New(egress.Config{Policy: pol, OnDecision: func(d egress.Decision) {
 		allowed := d.Allowed
-		events.Emit(coordinator.Event{Event: "egress", ID: id, Allowed: &allowed, Host: d.Host, Port: d.Port, Addr: d.Addr, Reason: d.Reason})
+		events.Emit(policy.Event{Event: "egress", ID: id, Allowed: &allowed, Host: d.Host, Port: d.Port, Addr: d.Addr, Reason: d.Reason})
 	}})
 	go p.Serve(ln)
 	return &proxyServer{dir: dir, path: path, proxy: p}, nil

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // LaunchFlags are the flags shared by `run` and `plan`; they build the same
@@ -38,7 +38,7 @@ type LaunchFlags struct {
 }
 
 // spec builds the launch spec from --profile or --spec, and the flags.
-func (f *LaunchFlags) spec(in *os.File, h coordinator.Host) (coordinator.Spec, *coordinator.Profile, error) {
+func (f *LaunchFlags) spec(in *os.File, h policy.Host) (policy.Spec, *policy.Profile, error) {
 	if f.Profile != "" {
 		return f.fromProfile(h)
 	}
@@ -46,8 +46,8 @@ func (f *LaunchFlags) spec(in *os.File, h coordinator.Host) (coordinator.Spec, *
 	return s, nil, err
 }
 
-func (f *LaunchFlags) specOnly(in *os.File) (coordinator.Spec, error) {
-	var s coordinator.Spec
+func (f *LaunchFlags) specOnly(in *os.File) (policy.Spec, error) {
+	var s policy.Spec
 	if f.Spec != "" {
 		var err error
 		if s, err = readSpec(f.Spec, in); err != nil {
@@ -60,19 +60,19 @@ func (f *LaunchFlags) specOnly(in *os.File) (coordinator.Spec, error) {
 	return s, nil
 }
 
-func readSpec(name string, in *os.File) (coordinator.Spec, error) {
+func readSpec(name string, in *os.File) (policy.Spec, error) {
 	if name == "-" {
-		return coordinator.ReadSpecLine(in)
+		return policy.ReadSpecLine(in)
 	}
 	fh, err := os.Open(name)
 	if err != nil {
-		return coordinator.Spec{}, err
+		return policy.Spec{}, err
 	}
 	defer fh.Close()
-	return coordinator.ParseSpec(fh)
+	return policy.ParseSpec(fh)
 }
 
-func (f *LaunchFlags) apply(s *coordinator.Spec) error {
+func (f *LaunchFlags) apply(s *policy.Spec) error {
 	s.Access.Read = append(s.Access.Read, f.Read...)
 	s.Access.Write = append(s.Access.Write, f.Write...)
 	cmd := f.Command
@@ -115,7 +115,7 @@ func (f *LaunchFlags) apply(s *coordinator.Spec) error {
 	return nil
 }
 
-func (f *LaunchFlags) applyNetwork(n *coordinator.NetworkSpec) {
+func (f *LaunchFlags) applyNetwork(n *policy.NetworkSpec) {
 	if f.Net != "" {
 		n.Mode = f.Net
 	}
@@ -131,23 +131,23 @@ func (f *LaunchFlags) applyNetwork(n *coordinator.NetworkSpec) {
 	n.BindPorts = append(n.BindPorts, f.BindPort...)
 }
 
-func (f *LaunchFlags) applyMounts(s *coordinator.Spec) error {
+func (f *LaunchFlags) applyMounts(s *policy.Spec) error {
 	for _, m := range f.Mount {
-		ms, err := coordinator.ParseMountFlag(m)
+		ms, err := policy.ParseMountFlag(m)
 		if err != nil {
 			return err
 		}
 		s.Mounts = append(s.Mounts, ms)
 	}
 	for _, t := range f.Tmpfs {
-		s.Tmpfs = append(s.Tmpfs, coordinator.ParseTmpfsFlag(t))
+		s.Tmpfs = append(s.Tmpfs, policy.ParseTmpfsFlag(t))
 	}
 	return nil
 }
 
-func (f *LaunchFlags) applyEnv(s *coordinator.Spec) error {
+func (f *LaunchFlags) applyEnv(s *policy.Spec) error {
 	for _, kv := range f.Env {
-		k, v, err := coordinator.ParseEnvFlag(kv)
+		k, v, err := policy.ParseEnvFlag(kv)
 		if err != nil {
 			return err
 		}
@@ -172,9 +172,9 @@ func (f *LaunchFlags) tty(fromSpec bool) bool {
 }
 
 // resolve builds the plan for these flags on this host. A profile inside a
-// write grant of the resulting plan is refused (see coordinator.Profile).
-func (f *LaunchFlags) resolve(in *os.File) (*coordinator.Plan, coordinator.Host, error) {
-	h, err := coordinator.HostFromEnv()
+// write grant of the resulting plan is refused (see policy.Profile).
+func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		return nil, h, err
 	}
@@ -182,7 +182,7 @@ func (f *LaunchFlags) resolve(in *os.File) (*coordinator.Plan, coordinator.Host,
 	if err != nil {
 		return nil, h, err
 	}
-	p, err := coordinator.Resolve(s, h)
+	p, err := policy.Resolve(s, h)
 	if err == nil && prof != nil {
 		err = prof.Check(p)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/registry"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -39,7 +39,7 @@ func (c *GcCmd) Run(s *Streams) error {
 	// removed anyway).
 	removed = append(removed, nsjail.SweepCgroups(func(id string) bool {
 		_, gerr := reg.Get(id)
-		return !errors.Is(gerr, coordinator.ErrNoSandbox)
+		return !errors.Is(gerr, registry.ErrNoSandbox)
 	})...)
 	for _, p := range removed {
 		fmt.Fprintf(s.Out, "removed %s\n", p)

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/gitguard"
 )
 
@@ -28,7 +28,7 @@ type gitWatch struct{ g *gitguard.Guard }
 
 // watchGitRedirects records the plan's protected repositories. A work
 // tree too large to check is refused before anything runs.
-func watchGitRedirects(p *coordinator.Plan) (*gitWatch, error) {
+func watchGitRedirects(p *policy.Plan) (*gitWatch, error) {
 	var repos []gitguard.Repo
 	for _, r := range p.ProtectedRepos() {
 		repos = append(repos, gitguard.Repo{Root: r.Root, Grant: r.Grant, OwnGitDir: r.OwnGitDir})
@@ -38,10 +38,10 @@ func watchGitRedirects(p *coordinator.Plan) (*gitWatch, error) {
 	}
 	g, err := gitguard.Watch(repos, p.ProtectedGitDirs())
 	if errors.Is(err, gitguard.ErrTooLarge) {
-		return nil, fmt.Errorf("%w: %v; acbox checks every directory of a protected repository's work tree after the run for a new .git, and will not leave some unchecked; grant a narrower directory, or pass --unprotect .git/hooks --unprotect .git/config --unprotect .git", coordinator.ErrRefused, err)
+		return nil, fmt.Errorf("%w: %v; acbox checks every directory of a protected repository's work tree after the run for a new .git, and will not leave some unchecked; grant a narrower directory, or pass --unprotect .git/hooks --unprotect .git/config --unprotect .git", policy.ErrRefused, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: recording the protected repositories: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: recording the protected repositories: %v", policy.ErrCannotSandbox, err)
 	}
 	return &gitWatch{g: g}, nil
 }
@@ -62,7 +62,7 @@ func (w *gitWatch) quarantine(errw io.Writer) ([]string, error) {
 		}
 	}
 	if len(failed) > 0 {
-		return res.Paths(), fmt.Errorf("%w: git redirects it could not move aside: %s; inspect them before running git in those repositories", coordinator.ErrUnchecked, strings.Join(failed, " "))
+		return res.Paths(), fmt.Errorf("%w: git redirects it could not move aside: %s; inspect them before running git in those repositories", policy.ErrUnchecked, strings.Join(failed, " "))
 	}
 	return res.Paths(), nil
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -18,7 +18,7 @@ type stdio struct{ in, out, err *os.File }
 // ran is what a launch that got as far as starting the member returns:
 // the outcome (nil when the backend failed) and the exit scan.
 type ran struct {
-	*coordinator.Outcome
+	*policy.Outcome
 	Scan  *ExitScan
 	moved []string // what the git check moved aside
 }
@@ -29,7 +29,7 @@ type ran struct {
 // first step (scan.go; full with --report), admission, the egress proxy,
 // the backend, and the started and exited events. With an error, ran may
 // still hold the exit scan: the member ran.
-func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.Events, io stdio, check func(*coordinator.Plan) error, report bool) (*ran, error) {
+func runSpec(spec policy.Spec, host policy.Host, events *policy.Events, io stdio, check func(*policy.Plan) error, report bool) (*ran, error) {
 	id := nsjail.NewID()
 	dir, err := makeRunDir(host.StateDir, id)
 	if err != nil {
@@ -43,7 +43,7 @@ func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.E
 		}
 		defer br.stop()
 	}
-	plan, err := coordinator.Resolve(spec, host)
+	plan, err := policy.Resolve(spec, host)
 	if err == nil && check != nil {
 		err = check(plan)
 	}
@@ -62,21 +62,21 @@ func runSpec(spec coordinator.Spec, host coordinator.Host, events *coordinator.E
 
 // delegate starts the broker and adds the two runtime mounts a delegating
 // member needs: this binary and the broker's socket.
-func delegate(spec *coordinator.Spec, id, dir string, host coordinator.Host, events *coordinator.Events) (*broker, error) {
+func delegate(spec *policy.Spec, id, dir string, host policy.Host, events *policy.Events) (*broker, error) {
 	exe, err := os.Executable()
 	if err == nil {
 		exe, err = filepath.EvalSymlinks(exe)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: cannot find the acbox binary to mount for delegation: %v", coordinator.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: cannot find the acbox binary to mount for delegation: %v", policy.ErrCannotSandbox, err)
 	}
 	br, err := startBroker(id, dir, host, events)
 	if err != nil {
 		return nil, err
 	}
 	spec.Mounts = append(spec.Mounts,
-		coordinator.MountSpec{Source: exe, Target: coordinator.DelegateBin, Internal: true},
-		coordinator.MountSpec{Source: br.path, Target: coordinator.DelegateSocket, Readonly: coordinator.RW(true), Internal: true})
+		policy.MountSpec{Source: exe, Target: policy.DelegateBin, Internal: true},
+		policy.MountSpec{Source: br.path, Target: policy.DelegateSocket, Readonly: policy.RW(true), Internal: true})
 	return br, nil
 }
 
@@ -84,10 +84,10 @@ func delegate(spec *coordinator.Spec, id, dir string, host coordinator.Host, eve
 func makeRunDir(state, id string) (string, error) {
 	dir := filepath.Join(state, "run", id)
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return "", fmt.Errorf("%w: state directory: %v", coordinator.ErrCannotSandbox, err)
+		return "", fmt.Errorf("%w: state directory: %v", policy.ErrCannotSandbox, err)
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
-		return "", fmt.Errorf("%w: run directory: %v", coordinator.ErrCannotSandbox, err)
+		return "", fmt.Errorf("%w: run directory: %v", policy.ErrCannotSandbox, err)
 	}
 	return dir, nil
 }
@@ -96,7 +96,7 @@ func makeRunDir(state, id string) (string, error) {
 // backend has been asked to start the member, what follows (afterRun)
 // happens on every way out: the member's exit, a failed launch, a signal
 // to acbox (held meanwhile), a broker whose requests hang.
-func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.Events, io stdio, id, dir string, br *broker, scan *exitScan) (*ran, error) {
+func launch(plan *policy.Plan, host policy.Host, events *policy.Events, io stdio, id, dir string, br *broker, scan *exitScan) (*ran, error) {
 	b, err := backendFor(plan.Backend)
 	if err != nil {
 		return nil, err
@@ -118,10 +118,10 @@ func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.E
 	}
 	held := holdSignals(io.err)
 	defer held.release()
-	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(), RunDir: dir,
-		OnReady: func(st coordinator.Started) {
+	out, err := b.Launch(plan, policy.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(), RunDir: dir,
+		OnReady: func(st policy.Started) {
 			recordHelper(st.ID, st.Pid)
-			events.Emit(coordinator.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
+			events.Emit(policy.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
 				Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
 		}})
 	held.ended()
@@ -138,7 +138,7 @@ func launch(plan *coordinator.Plan, host coordinator.Host, events *coordinator.E
 	}
 	out.GitRedirects = r.moved
 	code := out.Code
-	events.Emit(coordinator.Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
+	events.Emit(policy.Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
 	return r, nil
 }
 

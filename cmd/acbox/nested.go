@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // runNested is `acbox run` inside a sandbox that may delegate: instead of
@@ -18,26 +18,26 @@ import (
 // sibling sandbox no wider than this one, and relays its events and status.
 // With report set, the broker sends the child's enforcement report and exit
 // scan back, and they are written there as for a launch from the host.
-func runNested(sock string, spec coordinator.Spec, events *coordinator.Events, s *Streams, report string) error {
+func runNested(sock string, spec policy.Spec, events *policy.Events, s *Streams, report string) error {
 	absolutize(&spec)
 	passEnvHere(&spec)
 	addr := &net.UnixAddr{Name: sock, Net: "unix"}
 	c, err := net.DialUnix("unix", nil, addr)
 	if err != nil {
-		return fmt.Errorf("%w: nested launch: cannot reach the broker at %s: %v", coordinator.ErrCannotSandbox, sock, err)
+		return fmt.Errorf("%w: nested launch: cannot reach the broker at %s: %v", policy.ErrCannotSandbox, sock, err)
 	}
 	defer c.Close()
 	if err := sendRequest(c, nestedRequest{Spec: spec, Report: report != ""}, []*os.File{s.In, os.Stdout, os.Stderr}); err != nil {
-		return fmt.Errorf("%w: nested launch: %v", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: nested launch: %v", policy.ErrCannotSandbox, err)
 	}
 	return readReplies(bufio.NewReader(c), events, report)
 }
 
-func readReplies(r *bufio.Reader, events *coordinator.Events, report string) error {
+func readReplies(r *bufio.Reader, events *policy.Events, report string) error {
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
-			return fmt.Errorf("%w: nested launch: the broker went away", coordinator.ErrCannotSandbox)
+			return fmt.Errorf("%w: nested launch: the broker went away", policy.ErrCannotSandbox)
 		}
 		var rep nestedReply
 		if json.Unmarshal(line, &rep) != nil {
@@ -61,7 +61,7 @@ func readReplies(r *bufio.Reader, events *coordinator.Events, report string) err
 // passEnvHere turns pass_env into env values from this process's own
 // environment, the requesting sandbox's: the broker runs outside and would
 // read the host's (it refuses pass_env for that reason).
-func passEnvHere(s *coordinator.Spec) {
+func passEnvHere(s *policy.Spec) {
 	for _, k := range s.PassEnv {
 		if v, ok := os.LookupEnv(k); ok {
 			if s.Env == nil {
@@ -77,7 +77,7 @@ func passEnvHere(s *coordinator.Spec) {
 
 // absolutize makes the child's paths absolute against this process's
 // working directory: grants are mounted at the same paths inside and out.
-func absolutize(s *coordinator.Spec) {
+func absolutize(s *policy.Spec) {
 	wd, _ := os.Getwd()
 	abs := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {

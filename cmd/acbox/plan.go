@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -15,8 +15,8 @@ type PlanCmd struct {
 // planView is the plan with, for the native backend, the report it expects
 // to enforce on this host (the same structure a launch's --report has).
 type planView struct {
-	*coordinator.Plan
-	Expected *coordinator.Report `json:"expected_report,omitempty"`
+	*policy.Plan
+	Expected *policy.Report `json:"expected_report,omitempty"`
 }
 
 // Run resolves and prints.

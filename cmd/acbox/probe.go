@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/acbox/acbox/tests/probe"
+	"github.com/acbox/acbox/coordinator/probe"
 )
 
 // ProbeCmd is the member program of `acbox selftest`: it runs the escape

@@ -6,7 +6,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/acbox/acbox/tests/probe"
+	"github.com/acbox/acbox/coordinator/probe"
 )
 
 // TestProbeFlagsRoundTrip: what the runner renders with Env.Args is what

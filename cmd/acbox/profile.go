@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // ProfileCmd lists and shows the saved launch profiles.
@@ -19,16 +19,16 @@ type ProfileListCmd struct{}
 
 // Run lists the names.
 func (c *ProfileListCmd) Run(s *Streams) error {
-	h, err := coordinator.HostFromEnv()
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		return err
 	}
-	names, err := coordinator.ListProfiles(h)
+	names, err := policy.ListProfiles(h)
 	if err != nil {
 		return err
 	}
 	for _, n := range names {
-		if _, err := coordinator.LoadProfile(n, h); err != nil {
+		if _, err := policy.LoadProfile(n, h); err != nil {
 			fmt.Fprintf(s.Out, "%s\tunusable: %v\n", n, err)
 			continue
 		}
@@ -44,11 +44,11 @@ type ProfileShowCmd struct {
 
 // Run loads the profile with every check a launch applies, and prints it.
 func (c *ProfileShowCmd) Run(s *Streams) error {
-	h, err := coordinator.HostFromEnv()
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		return err
 	}
-	p, err := coordinator.LoadProfile(c.Name, h)
+	p, err := policy.LoadProfile(c.Name, h)
 	if err != nil {
 		return err
 	}
@@ -59,13 +59,13 @@ func (c *ProfileShowCmd) Run(s *Streams) error {
 
 // fromProfile starts the spec from --profile and applies the flags over
 // it. --spec is refused with it: two whole launches do not merge.
-func (f *LaunchFlags) fromProfile(h coordinator.Host) (coordinator.Spec, *coordinator.Profile, error) {
+func (f *LaunchFlags) fromProfile(h policy.Host) (policy.Spec, *policy.Profile, error) {
 	if f.Spec != "" {
-		return coordinator.Spec{}, nil, fmt.Errorf("%w: --profile and --spec cannot be combined; put the launch in one of them", coordinator.ErrInvalid)
+		return policy.Spec{}, nil, fmt.Errorf("%w: --profile and --spec cannot be combined; put the launch in one of them", policy.ErrInvalid)
 	}
-	p, err := coordinator.LoadProfile(f.Profile, h)
+	p, err := policy.LoadProfile(f.Profile, h)
 	if err != nil {
-		return coordinator.Spec{}, nil, err
+		return policy.Spec{}, nil, err
 	}
 	s := p.Spec
 	if err := f.apply(&s); err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/egress"
 )
 
@@ -25,7 +25,7 @@ func (c *ProxyCmd) Run(s *Streams) error {
 	for _, a := range c.Allow {
 		r, err := egress.ParseRule(a)
 		if err != nil {
-			return fmt.Errorf("%w: %v", coordinator.ErrInvalid, err)
+			return fmt.Errorf("%w: %v", policy.ErrInvalid, err)
 		}
 		pol.Allow = append(pol.Allow, r)
 	}
@@ -35,7 +35,7 @@ func (c *ProxyCmd) Run(s *Streams) error {
 	}
 	ln, err := net.Listen("unix", c.Socket)
 	if err != nil {
-		return fmt.Errorf("%w: listen on %s: %v", coordinator.ErrCannotSandbox, c.Socket, err)
+		return fmt.Errorf("%w: listen on %s: %v", policy.ErrCannotSandbox, c.Socket, err)
 	}
 	defer os.Remove(c.Socket)
 	if err := os.Chmod(c.Socket, 0o600); err != nil {
@@ -43,7 +43,7 @@ func (c *ProxyCmd) Run(s *Streams) error {
 	}
 	p := egress.New(egress.Config{Policy: pol, OnDecision: func(d egress.Decision) {
 		allowed := d.Allowed
-		events.Emit(coordinator.Event{Event: "egress", Allowed: &allowed, Host: d.Host, Port: d.Port, Addr: d.Addr, Reason: d.Reason})
+		events.Emit(policy.Event{Event: "egress", Allowed: &allowed, Host: d.Host, Port: d.Port, Addr: d.Addr, Reason: d.Reason})
 	}})
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, unix.SIGINT, unix.SIGTERM)

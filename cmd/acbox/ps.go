@@ -8,7 +8,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // PsCmd lists the live sandboxes of this user on this host, after removing
@@ -34,7 +35,7 @@ func (c *PsCmd) Run(s *Streams) error {
 	}
 	if c.JSON {
 		if list == nil {
-			list = []coordinator.Entry{}
+			list = []registry.Entry{}
 		}
 		b, _ := json.MarshalIndent(list, "", "  ")
 		_, err = fmt.Fprintln(s.Out, string(b))
@@ -49,29 +50,29 @@ func (c *PsCmd) Run(s *Streams) error {
 	return w.Flush()
 }
 
-func openRegistry() (*coordinator.Registry, error) {
-	h, err := coordinator.HostFromEnv()
+func openRegistry() (*registry.Registry, error) {
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		return nil, err
 	}
-	return coordinator.OpenRegistry(h.StateDir)
+	return registry.OpenRegistry(h.StateDir)
 }
 
-func owner(e coordinator.Entry) string {
-	if e.Owner() == coordinator.OwnerElsewhere {
+func owner(e registry.Entry) string {
+	if e.Owner() == registry.OwnerElsewhere {
 		return fmt.Sprintf("%d (other pid namespace)", e.OwnerPid)
 	}
 	return fmt.Sprint(e.OwnerPid)
 }
 
-func helper(e coordinator.Entry) string {
+func helper(e registry.Entry) string {
 	if e.HelperPid == 0 {
 		return "-"
 	}
 	return fmt.Sprint(e.HelperPid)
 }
 
-func limits(e coordinator.Entry) string {
+func limits(e registry.Entry) string {
 	return fmt.Sprintf("%dMiB/%d", e.Memory>>20, e.Pids)
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // RunCmd runs a command in a sandbox and exits with its status.
@@ -23,18 +23,18 @@ func (c *RunCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
-	if os.Getenv("ACBOX_SOCKET") == coordinator.DelegateSocket {
+	if os.Getenv("ACBOX_SOCKET") == policy.DelegateSocket {
 		spec, err := c.specOnly(s.In)
 		if err != nil {
 			return err
 		}
 		spec.Delegate = spec.Delegate || c.Delegate
-		if err := coordinator.CheckNoNUL(spec); err != nil {
+		if err := policy.CheckNoNUL(spec); err != nil {
 			return err
 		}
-		return runNested(coordinator.DelegateSocket, spec, events, s, c.Report)
+		return runNested(policy.DelegateSocket, spec, events, s, c.Report)
 	}
-	h, err := coordinator.HostFromEnv()
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		return err
 	}
@@ -43,10 +43,10 @@ func (c *RunCmd) Run(s *Streams) error {
 		return err
 	}
 	spec.Delegate = spec.Delegate || c.Delegate
-	if err := coordinator.CheckNoNUL(spec); err != nil {
+	if err := policy.CheckNoNUL(spec); err != nil {
 		return err
 	}
-	var check func(*coordinator.Plan) error
+	var check func(*policy.Plan) error
 	if prof != nil {
 		check = prof.Check
 	}
@@ -65,27 +65,27 @@ func (c *RunCmd) Run(s *Streams) error {
 	return exitError{code: r.Code}
 }
 
-func openEvents(fd int) (*coordinator.Events, error) {
+func openEvents(fd int) (*policy.Events, error) {
 	if fd < 0 {
 		return nil, nil
 	}
 	if fd <= 2 {
-		return nil, fmt.Errorf("%w: --status-fd %d: use a descriptor above 2 so the member's stdio stays its own", coordinator.ErrInvalid, fd)
+		return nil, fmt.Errorf("%w: --status-fd %d: use a descriptor above 2 so the member's stdio stays its own", policy.ErrInvalid, fd)
 	}
 	f := os.NewFile(uintptr(fd), "status")
 	if _, err := f.Stat(); err != nil {
-		return nil, fmt.Errorf("%w: --status-fd %d is not open: %v", coordinator.ErrInvalid, fd, err)
+		return nil, fmt.Errorf("%w: --status-fd %d is not open: %v", policy.ErrInvalid, fd, err)
 	}
-	return coordinator.NewEvents(f), nil
+	return policy.NewEvents(f), nil
 }
 
 // writeReport writes the report, with the exit scan when there is one.
-func writeReport(path string, r *coordinator.Report, scan *ExitScan) error {
+func writeReport(path string, r *policy.Report, scan *ExitScan) error {
 	if path == "" || r == nil {
 		return nil
 	}
 	b, _ := json.MarshalIndent(struct {
-		*coordinator.Report
+		*policy.Report
 		ExitScan *ExitScan `json:"exit_scan,omitempty"`
 	}{r, scan}, "", "  ")
 	return os.WriteFile(path, append(b, '\n'), 0o600)

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // The exit scan: after every launch that got as far as starting the member
@@ -23,7 +23,7 @@ import (
 //   - names on standard error each of those and each new device node;
 //   - names what it could not check or undo (a directory it cannot open,
 //     one too deep, a set-id file it may not change, a walk cut short):
-//     acbox then exits 124 (coordinator.ExitUnchecked).
+//     acbox then exits 124 (policy.ExitUnchecked).
 //
 // With --report it also walks before the launch and reports what appeared:
 // setuid or setgid files, device nodes, FIFOs, and symlinks that point
@@ -82,7 +82,7 @@ type inode struct{ dev, ino uint64 }
 // anything starts; finish after every process of the sandbox has ended.
 type exitScan struct {
 	full   bool // --report: a walk before as well, and every class
-	plan   *coordinator.Plan
+	plan   *policy.Plan
 	before *snapshot
 	since  unix.Timespec
 }
@@ -93,9 +93,9 @@ type exitScan struct {
 // mapping all set ctime to now, and nothing lets the member set it back
 // (it cannot set the clock either), so what it made or changed is at or
 // after since.
-func (s *exitScan) begin(p *coordinator.Plan) error {
+func (s *exitScan) begin(p *policy.Plan) error {
 	if err := unix.ClockGettime(unix.CLOCK_REALTIME, &s.since); err != nil {
-		return fmt.Errorf("%w: reading the clock for the exit scan: %v", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: reading the clock for the exit scan: %v", policy.ErrCannotSandbox, err)
 	}
 	s.since.Sec--
 	s.plan = p
@@ -122,7 +122,7 @@ func (s *exitScan) finish(errw io.Writer) (*ExitScan, error) {
 	printFindings(errw, out)
 	if len(out.Unchecked) > 0 {
 		return out, fmt.Errorf("%w: %d path(s), named above; "+
-			"inspect them for set-id files before anyone runs what is in them", coordinator.ErrUnchecked, len(out.Unchecked))
+			"inspect them for set-id files before anyone runs what is in them", policy.ErrUnchecked, len(out.Unchecked))
 	}
 	return out, nil
 }

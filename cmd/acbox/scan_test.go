@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestExitScan: with --report, what appears in a write grant between the
@@ -28,7 +28,7 @@ func TestExitScan(t *testing.T) {
 	syscall.Chmod(filepath.Join(w, "old-suid"), 0o4755)
 	os.Symlink("/etc", filepath.Join(w, "old-link"))
 	age(t)
-	p := &coordinator.Plan{Grants: []coordinator.Grant{{Path: w, Write: true}, {Path: r}}}
+	p := &policy.Plan{Grants: []policy.Grant{{Path: w, Write: true}, {Path: r}}}
 	s := &exitScan{full: true}
 	if err := s.begin(p); err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestExitScanWithoutReport(t *testing.T) {
 	os.WriteFile(old, nil, 0o755)
 	syscall.Chmod(old, 0o4755)
 	age(t)
-	p := &coordinator.Plan{Grants: []coordinator.Grant{{Path: w, Write: true}}}
+	p := &policy.Plan{Grants: []policy.Grant{{Path: w, Write: true}}}
 	s := &exitScan{}
 	if err := s.begin(p); err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestExitScanRewrittenSetid(t *testing.T) {
 			syscall.Chmod(f, 0o4755)
 		}
 		age(t)
-		p := &coordinator.Plan{Grants: []coordinator.Grant{{Path: w, Write: true}}}
+		p := &policy.Plan{Grants: []policy.Grant{{Path: w, Write: true}}}
 		s := &exitScan{full: full}
 		if err := s.begin(p); err != nil {
 			t.Fatal(err)
@@ -138,7 +138,7 @@ func TestExitScanRewrittenSetid(t *testing.T) {
 // a silent skip when descriptors run out.
 func TestExitScanTooDeep(t *testing.T) {
 	w, _ := filepath.EvalSymlinks(t.TempDir())
-	p := &coordinator.Plan{Grants: []coordinator.Grant{{Path: w, Write: true}}}
+	p := &policy.Plan{Grants: []policy.Grant{{Path: w, Write: true}}}
 	s := &exitScan{}
 	if err := s.begin(p); err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestExitScanTooDeep(t *testing.T) {
 	unix.Close(fd)
 	var b strings.Builder
 	got, err := s.finish(&b)
-	if !errors.Is(err, coordinator.ErrUnchecked) || coordinator.ExitCode(err) != 124 {
+	if !errors.Is(err, policy.ErrUnchecked) || policy.ExitCode(err) != 124 {
 		t.Fatalf("err %v, want ErrUnchecked (124)", err)
 	}
 	if len(got.Unchecked) != 1 || !strings.Contains(got.Unchecked[0], "deeper than 1000 levels") {

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // The exit scan's walk. It never follows a symlink: each grant is opened
@@ -38,7 +38,7 @@ import (
 const maxScanDepth = 1000
 
 type walker struct {
-	plan  *coordinator.Plan
+	plan  *policy.Plan
 	snap  *snapshot
 	left  int
 	roots map[string]bool
@@ -54,7 +54,7 @@ type walker struct {
 }
 
 // walkGrants walks the plan's write grants with w.
-func walkGrants(p *coordinator.Plan, w *walker) *snapshot {
+func walkGrants(p *policy.Plan, w *walker) *snapshot {
 	w.plan, w.snap, w.left, w.roots = p, newSnapshot(), scanCap, map[string]bool{}
 	for _, g := range p.WriteGrants() {
 		w.roots[g] = true
@@ -257,7 +257,7 @@ func (w *walker) link(dirfd int, dir, name string) {
 	}
 }
 
-func insideGrants(p string, plan *coordinator.Plan) bool {
+func insideGrants(p string, plan *policy.Plan) bool {
 	for _, g := range plan.Grants {
 		if p == g.Path || strings.HasPrefix(p, g.Path+"/") {
 			return true

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker"
-	"github.com/acbox/acbox/tests/probe"
+	"github.com/acbox/acbox/coordinator/probe"
 )
 
 // SelftestCmd runs the escape suite against this host: probes inside a
@@ -38,7 +38,7 @@ func (c *SelftestCmd) Run(s *Streams) error {
 	snap := probe.TakeSnapshot()
 	fx, err := probe.NewFixture()
 	if err != nil {
-		return fmt.Errorf("%w: %v", coordinator.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
 	}
 	r.Fixture = fx
 	lines, err := c.suite(r)
@@ -82,15 +82,15 @@ func (c *SelftestCmd) suite(r *probe.Runner) ([]probe.Line, error) {
 func (c *SelftestCmd) backend(r *probe.Runner) error {
 	if c.Backend != probe.Docker {
 		if c.Image != "" {
-			return fmt.Errorf("%w: --image is for --backend docker", coordinator.ErrInvalid)
+			return fmt.Errorf("%w: --image is for --backend docker", policy.ErrInvalid)
 		}
 		return nil
 	}
 	if docker.InitPath != probe.MemberPath {
-		return fmt.Errorf("%w: bug: the docker init path %s is not the probe member path %s", coordinator.ErrCannotSandbox, docker.InitPath, probe.MemberPath)
+		return fmt.Errorf("%w: bug: the docker init path %s is not the probe member path %s", policy.ErrCannotSandbox, docker.InitPath, probe.MemberPath)
 	}
 	if st := docker.Probe(context.Background(), c.Image); !st.Available {
-		return fmt.Errorf("%w: docker backend: %s", coordinator.ErrCannotSandbox, st.Reason)
+		return fmt.Errorf("%w: docker backend: %s", policy.ErrCannotSandbox, st.Reason)
 	}
 	r.Backend, r.Image = docker.Backend{Exe: r.Exe}, c.Image
 	return nil
@@ -100,7 +100,7 @@ func (c *SelftestCmd) backend(r *probe.Runner) error {
 func selfExe() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return "", fmt.Errorf("%w: cannot find this binary to run it inside: %v", coordinator.ErrCannotSandbox, err)
+		return "", fmt.Errorf("%w: cannot find this binary to run it inside: %v", policy.ErrCannotSandbox, err)
 	}
 	return filepath.EvalSymlinks(exe)
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/nsjail"
 )
@@ -44,11 +44,11 @@ func (c *StatusCmd) Run(s *Streams) error {
 // the only honest answer to "can this host sandbox".
 func nativeStatus() backendStatus {
 	st := backendStatus{Backend: "native"}
-	h, err := coordinator.HostFromEnv()
+	h, err := policy.HostFromEnv()
 	if err == nil {
 		h.Cwd = "/"
-		var plan *coordinator.Plan
-		plan, err = coordinator.Resolve(coordinator.Spec{Command: []string{"true"}}, h)
+		var plan *policy.Plan
+		plan, err = policy.Resolve(policy.Spec{Command: []string{"true"}}, h)
 		if err == nil {
 			err = probeLaunch(plan)
 		}
@@ -61,7 +61,7 @@ func nativeStatus() backendStatus {
 	return st
 }
 
-func probeLaunch(plan *coordinator.Plan) error {
+func probeLaunch(plan *policy.Plan) error {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return err

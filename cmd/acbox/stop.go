@@ -10,7 +10,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // StopCmd stops one sandbox and every process in it: SIGTERM to the acbox
@@ -36,14 +37,14 @@ func (c *StopCmd) Run(s *Streams) error {
 	dead, _ := reg.Reap()
 	cleanAfter(dead)
 	e, err := reg.Get(c.ID)
-	if errors.Is(err, coordinator.ErrNoSandbox) {
-		return fmt.Errorf("%w: %v", coordinator.ErrInvalid, err)
+	if errors.Is(err, registry.ErrNoSandbox) {
+		return fmt.Errorf("%w: %v", policy.ErrInvalid, err)
 	}
 	if err != nil {
 		return err
 	}
-	if e.Owner() == coordinator.OwnerElsewhere {
-		return fmt.Errorf("%w: sandbox %s belongs to another pid namespace; stop it from there", coordinator.ErrRefused, e.ID)
+	if e.Owner() == registry.OwnerElsewhere {
+		return fmt.Errorf("%w: sandbox %s belongs to another pid namespace; stop it from there", policy.ErrRefused, e.ID)
 	}
 	for _, k := range append(descendants(reg, e.ID), e) {
 		k, err := withHelper(reg, k)
@@ -54,7 +55,7 @@ func (c *StopCmd) Run(s *Streams) error {
 		if err != nil {
 			return err
 		}
-		cleanAfter([]coordinator.Entry{k})
+		cleanAfter([]registry.Entry{k})
 		reg.Remove(k.ID)
 		fmt.Fprintf(s.Out, "%s stopped (%s)\n", k.ID, how)
 	}
@@ -63,9 +64,9 @@ func (c *StopCmd) Run(s *Streams) error {
 
 // descendants lists the sandboxes launched, directly or not, through the
 // broker of id, deepest first.
-func descendants(reg *coordinator.Registry, id string) []coordinator.Entry {
+func descendants(reg *registry.Registry, id string) []registry.Entry {
 	all, _ := reg.List()
-	var out []coordinator.Entry
+	var out []registry.Entry
 	want := map[string]bool{id: true}
 	for changed := true; changed; {
 		changed = false
@@ -89,13 +90,13 @@ var startWait = 5 * time.Second
 // sandbox shares its owner with its requester, so stopping it through the
 // owner would stop the whole tree: a child still starting is waited for,
 // and refused if it never records a pid 1.
-func withHelper(reg *coordinator.Registry, e coordinator.Entry) (coordinator.Entry, error) {
+func withHelper(reg *registry.Registry, e registry.Entry) (registry.Entry, error) {
 	for end := time.Now().Add(startWait); e.Depth > 0 && e.HelperPid <= 0; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
-			return e, fmt.Errorf("%w: nested sandbox %s has not started (no pid 1 recorded after %v); try again, or stop its requester %s", coordinator.ErrCannotSandbox, e.ID, startWait, e.Parent)
+			return e, fmt.Errorf("%w: nested sandbox %s has not started (no pid 1 recorded after %v); try again, or stop its requester %s", policy.ErrCannotSandbox, e.ID, startWait, e.Parent)
 		}
 		next, err := reg.Get(e.ID)
-		if errors.Is(err, coordinator.ErrNoSandbox) {
+		if errors.Is(err, registry.ErrNoSandbox) {
 			return e, nil // ended meanwhile: stopOne finds no pid 1 and says so
 		}
 		if err != nil {
@@ -110,7 +111,7 @@ func withHelper(reg *coordinator.Registry, e coordinator.Entry) (coordinator.Ent
 // nested one (which shares its owner with its requester) through its own
 // pid 1: SIGTERM, which pid 1 forwards to the member, then SIGKILL, which
 // ends the whole pid namespace.
-func stopOne(e coordinator.Entry, grace time.Duration) (string, error) {
+func stopOne(e registry.Entry, grace time.Duration) (string, error) {
 	if e.Depth == 0 {
 		return stopOwner(e, grace)
 	}
@@ -132,7 +133,7 @@ func stopOne(e coordinator.Entry, grace time.Duration) (string, error) {
 
 // stopOwner signals the owner through a pidfd, so the signal can only
 // reach the process the entry names, never a later holder of its pid.
-func stopOwner(e coordinator.Entry, grace time.Duration) (string, error) {
+func stopOwner(e registry.Entry, grace time.Duration) (string, error) {
 	owner, err := pin(e.OwnerPid, e.OwnerStart)
 	if err != nil {
 		return "already gone", nil
@@ -166,7 +167,7 @@ func pin(pid int, start uint64) (int, error) {
 	if err != nil {
 		return -1, os.NewSyscallError("pidfd_open", err)
 	}
-	got, err := coordinator.ProcStart(pid)
+	got, err := registry.ProcStart(pid)
 	if err == nil && got != start {
 		err = errors.New("pid reused")
 	}
@@ -186,7 +187,7 @@ func ownedByMe(pid int) error {
 		return err
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%w: process %d belongs to another user", coordinator.ErrRefused, pid)
+		return fmt.Errorf("%w: process %d belongs to another user", policy.ErrRefused, pid)
 	}
 	return nil
 }

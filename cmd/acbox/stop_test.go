@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // TestStopWaitsForNestedHelper: a nested sandbox shares its owner with its
@@ -18,12 +19,12 @@ func TestStopWaitsForNestedHelper(t *testing.T) {
 	startWait = 300 * time.Millisecond
 	dir := t.TempDir()
 	os.Chmod(dir, 0o700)
-	reg, err := coordinator.OpenRegistry(dir)
+	reg, err := registry.OpenRegistry(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"late", "never"} {
-		e, err := coordinator.NewEntry(&coordinator.Plan{Backend: "native", Depth: 1, Parent: "top"}, id)
+		e, err := registry.NewEntry(&policy.Plan{Backend: "native", Depth: 1, Parent: "top"}, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +34,7 @@ func TestStopWaitsForNestedHelper(t *testing.T) {
 	}
 	go func() {
 		time.Sleep(100 * time.Millisecond)
-		reg.Update("late", func(e *coordinator.Entry) { e.HelperPid, e.HelperStart = 4242, 1 })
+		reg.Update("late", func(e *registry.Entry) { e.HelperPid, e.HelperStart = 4242, 1 })
 	}()
 	late, _ := reg.Get("late")
 	if got, err := withHelper(reg, late); err != nil || got.HelperPid != 4242 {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // VersionCmd prints the build.
@@ -14,7 +14,7 @@ type VersionCmd struct {
 }
 
 // Run prints the module version, VCS revision and dependency versions, and
-// the digest of the built-in policy (coordinator.PolicyFingerprint) with,
+// the digest of the built-in policy (policy.PolicyFingerprint) with,
 // in --json, every part it covers.
 func (c *VersionCmd) Run(s *Streams) error {
 	v := map[string]any{"version": "devel", "vcs.revision": "unknown"}
@@ -32,7 +32,7 @@ func (c *VersionCmd) Run(s *Streams) error {
 			}
 		}
 	}
-	fp := coordinator.Fingerprint()
+	fp := policy.Fingerprint()
 	v["policy_digest"] = fp.Digest()
 	v["policy"] = fp
 	if c.JSON {

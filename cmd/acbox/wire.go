@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // The nested-launch wire protocol, on a Unix stream socket:
@@ -23,17 +23,17 @@ import (
 //	broker -> client: JSON lines: events as on --status-fd, then one
 //	                  {"exit": N} or {"error": "...", "code": N}
 type nestedRequest struct {
-	Spec   coordinator.Spec `json:"spec"`
+	Spec   policy.Spec `json:"spec"`
 	Report bool             `json:"report,omitempty"` // send the enforcement report and exit scan back
 }
 
 type nestedReply struct {
-	Event *coordinator.Event `json:"event,omitempty"`
+	Event *policy.Event `json:"event,omitempty"`
 	Exit  *int               `json:"exit,omitempty"`
 	Error string             `json:"error,omitempty"`
 	Code  int                `json:"code,omitempty"`
 	// Report and ExitScan come just before Exit when the request asked.
-	Report   *coordinator.Report `json:"report,omitempty"`
+	Report   *policy.Report `json:"report,omitempty"`
 	ExitScan *ExitScan           `json:"exit_scan,omitempty"`
 }
 
@@ -75,22 +75,22 @@ func recvRequest(c *net.UnixConn) (nestedRequest, []*os.File, error) {
 	defer c.SetReadDeadline(time.Time{})
 	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
 	if err != nil {
-		return req, nil, fmt.Errorf("%w: nested launch: no request within %v: %v", coordinator.ErrInvalid, headerWait, errText(err))
+		return req, nil, fmt.Errorf("%w: nested launch: no request within %v: %v", policy.ErrInvalid, headerWait, errText(err))
 	}
 	files, err := parseRights(oob[:oobn])
 	if err != nil || n < 4 {
-		return req, files, fmt.Errorf("%w: nested launch: malformed request", coordinator.ErrInvalid)
+		return req, files, fmt.Errorf("%w: nested launch: malformed request", policy.ErrInvalid)
 	}
 	size := int(binary.BigEndian.Uint32(buf[:4]))
-	if size > coordinator.MaxSpecBytes {
-		return req, files, fmt.Errorf("%w: nested launch: spec larger than %d bytes", coordinator.ErrInvalid, coordinator.MaxSpecBytes)
+	if size > policy.MaxSpecBytes {
+		return req, files, fmt.Errorf("%w: nested launch: spec larger than %d bytes", policy.ErrInvalid, policy.MaxSpecBytes)
 	}
 	body := append([]byte{}, buf[4:n]...)
 	c.SetReadDeadline(time.Now().Add(bodyWait))
 	for len(body) < size {
 		m, err := c.Read(buf)
 		if err != nil {
-			return req, files, fmt.Errorf("%w: nested launch: the header promised %d bytes and %d came within %v (%v); send the request whole", coordinator.ErrInvalid, size, len(body), bodyWait, errText(err))
+			return req, files, fmt.Errorf("%w: nested launch: the header promised %d bytes and %d came within %v (%v); send the request whole", policy.ErrInvalid, size, len(body), bodyWait, errText(err))
 		}
 		body = append(body, buf[:m]...)
 	}
@@ -107,13 +107,13 @@ func decodeRequest(body []byte) (nestedRequest, error) {
 		Spec   json.RawMessage `json:"spec"`
 		Report bool            `json:"report"`
 	}
-	if err := coordinator.DecodeStrict(body, &raw); err != nil {
-		return nestedRequest{}, fmt.Errorf("%w: nested launch: request: %v; send only spec and report", coordinator.ErrInvalid, err)
+	if err := policy.DecodeStrict(body, &raw); err != nil {
+		return nestedRequest{}, fmt.Errorf("%w: nested launch: request: %v; send only spec and report", policy.ErrInvalid, err)
 	}
 	if raw.Spec == nil {
-		return nestedRequest{}, fmt.Errorf("%w: nested launch: the request has no spec", coordinator.ErrInvalid)
+		return nestedRequest{}, fmt.Errorf("%w: nested launch: the request has no spec", policy.ErrInvalid)
 	}
-	spec, err := coordinator.ParseSpec(bytes.NewReader(raw.Spec))
+	spec, err := policy.ParseSpec(bytes.NewReader(raw.Spec))
 	if err != nil {
 		return nestedRequest{}, fmt.Errorf("nested launch: %w", err)
 	}

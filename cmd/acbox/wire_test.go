@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestDecodeRequestStrict: the broker refuses a request with a field it
@@ -38,8 +38,8 @@ func TestDecodeRequestStrict(t *testing.T) {
 				t.Fatalf("decoded %+v", req)
 			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 				t.Fatalf("got %v, want an error with %q", err, c.want)
-			case c.want != "" && coordinator.ExitCode(err) != coordinator.ExitUsage:
-				t.Fatalf("%v: exit %d, want %d", err, coordinator.ExitCode(err), coordinator.ExitUsage)
+			case c.want != "" && policy.ExitCode(err) != policy.ExitUsage:
+				t.Fatalf("%v: exit %d, want %d", err, policy.ExitCode(err), policy.ExitUsage)
 			}
 		})
 	}
@@ -65,7 +65,7 @@ func TestRecvRequestStrict(t *testing.T) {
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%s: %v, want %q", c.body, err, c.want)
 		}
-		if err != nil && !errors.Is(err, coordinator.ErrInvalid) {
+		if err != nil && !errors.Is(err, policy.ErrInvalid) {
 			t.Errorf("%s: %v is not invalid input", c.body, err)
 		}
 	}

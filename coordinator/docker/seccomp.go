@@ -10,12 +10,12 @@ import (
 	mobyseccomp "github.com/moby/profiles/seccomp"
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
-	"github.com/acbox/acbox/nsjail/seccomp"
+	"github.com/acbox/acbox/coordinator/seccomp"
 )
 
 // The container's seccomp profile is docker's default (moby/profiles
 // v0.3.0), narrowed so that it refuses at least what acbox's native filter
-// refuses (nsjail/seccomp.Policy, read here as data):
+// refuses (coordinator/seccomp.Policy, read here as data):
 //
 //   - a syscall the native policy refuses outright is taken out of every
 //     allow rule, and refused with the native errno (EPERM, the profile's

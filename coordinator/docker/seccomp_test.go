@@ -110,7 +110,7 @@ func TestProfileRefusesWhatNativeRefuses(t *testing.T) {
 		{"ptrace", "ptrace", nil, "errno 1"},
 		{"userfaultfd", "userfaultfd", nil, "errno 1"},
 		{"unshare", "unshare", nil, "errno 1"},
-		// Set-id files, file capabilities and the clock (nsjail/seccomp/setid.go).
+		// Set-id files, file capabilities and the clock (coordinator/seccomp/setid.go).
 		{"chmod 0755", "chmod", []uint64{0, 0o755}, "allow"},
 		{"chmod 4755", "chmod", []uint64{0, 0o4755}, "errno 1"},
 		{"chmod 2755", "chmod", []uint64{0, 0o2755}, "errno 1"},

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/acbox/acbox/egress"
-	"github.com/acbox/acbox/nsjail/seccomp"
+	"github.com/acbox/acbox/coordinator/seccomp"
 )
 
 // PolicyFingerprint is the built-in policy of this acbox build, the part no

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // TestStartupRegistry times `acbox run -- true` with an empty registry and
@@ -46,13 +47,13 @@ func benchState(t *testing.T, n int) []string {
 	run, cfg := filepath.Join(dir, "run"), filepath.Join(dir, "config")
 	os.MkdirAll(filepath.Join(cfg, "acbox"), 0o700)
 	os.WriteFile(filepath.Join(cfg, "acbox", "config.json"), []byte(`{"max_sandboxes": 100}`), 0o600)
-	reg, err := coordinator.OpenRegistry(filepath.Join(run, "acbox"))
+	reg, err := registry.OpenRegistry(filepath.Join(run, "acbox"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := &coordinator.Plan{Backend: "native", Limits: coordinator.Limits{Memory: coordinator.DefaultMemory, Pids: coordinator.DefaultPids}}
+	plan := &policy.Plan{Backend: "native", Limits: policy.Limits{Memory: policy.DefaultMemory, Pids: policy.DefaultPids}}
 	for i := range n {
-		e, err := coordinator.NewEntry(plan, fmt.Sprintf("bench%02d", i))
+		e, err := registry.NewEntry(plan, fmt.Sprintf("bench%02d", i))
 		if err != nil {
 			t.Fatal(err)
 		}

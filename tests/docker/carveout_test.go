@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker"
 )
 
@@ -132,7 +132,7 @@ func checkCarveReport(t *testing.T, path, repo string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep coordinator.Report
+	var rep policy.Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -173,8 +173,8 @@ func TestCarveoutSwapCaught(t *testing.T) {
 		os.Rename(hooks, hooks+".orig")
 		os.Mkdir(hooks, 0o777)
 	}
-	spec := coordinator.Spec{Command: []string{"touch", repo + "/MEMBER-RAN"}, Cwd: repo,
-		Access: coordinator.Access{Write: []string{repo}}}
+	spec := policy.Spec{Command: []string{"touch", repo + "/MEMBER-RAN"}, Cwd: repo,
+		Access: policy.Access{Write: []string{repo}}}
 	_, err := e.launch(t, spec, docker.Hooks{BeforeStart: swap})
 	if err == nil || !strings.Contains(err.Error(), "is not the one that was checked") {
 		t.Fatalf("launch with swapped hooks: %v; want the swap caught", err)
@@ -269,7 +269,7 @@ func checkUndone(t *testing.T, r result, repo, report string, said map[string]st
 }
 
 // gitlinkIndex is a version 2 index whose only entry is a gitlink at path
-// (as tests/probe writes one: git itself refuses such paths).
+// (as coordinator/probe writes one: git itself refuses such paths).
 func gitlinkIndex(path string) []byte {
 	var b bytes.Buffer
 	b.WriteString("DIRC")

@@ -12,28 +12,28 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 )
 
 // launch runs a plan through the backend in this process, with hooks.
-func (e *env) launch(t *testing.T, spec coordinator.Spec, hooks docker.Hooks) (*coordinator.Outcome, error) {
+func (e *env) launch(t *testing.T, spec policy.Spec, hooks docker.Hooks) (*policy.Outcome, error) {
 	t.Helper()
-	h, err := coordinator.HostFromEnv()
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.Cwd = "/"
 	spec.Backend, spec.Image = "docker", image
-	p, err := coordinator.Resolve(spec, h)
+	p, err := policy.Resolve(spec, h)
 	if err != nil {
 		t.Fatal(err)
 	}
 	null, _ := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	defer null.Close()
 	b := docker.Backend{Exe: e.bin, Hooks: hooks}
-	return b.Launch(p, coordinator.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
+	return b.Launch(p, policy.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
 }
 
 // TestSymlinkSwapCaught swaps a read grant for a symlink to another
@@ -49,8 +49,8 @@ func TestSymlinkSwapCaught(t *testing.T) {
 		os.Rename(ro, ro+".orig")
 		os.Symlink(other, ro)
 	}
-	spec := coordinator.Spec{Command: []string{"sh", "-c", "touch " + rw + "/MEMBER-RAN"},
-		Access: coordinator.Access{Read: []string{ro}, Write: []string{rw}}}
+	spec := policy.Spec{Command: []string{"sh", "-c", "touch " + rw + "/MEMBER-RAN"},
+		Access: policy.Access{Read: []string{ro}, Write: []string{rw}}}
 	_, err := e.launch(t, spec, docker.Hooks{BeforeStart: swap})
 	if err == nil || !strings.Contains(err.Error(), "is not the one that was checked") {
 		t.Fatalf("launch with a swapped grant: %v; want the swap caught", err)
@@ -71,7 +71,7 @@ func TestTamperedConfigRefused(t *testing.T) {
 		BeforeCreate: func(c *engine.Config, h *engine.HostConfig) { h.CapAdd = []string{"SYS_ADMIN"} },
 		BeforeStart:  func() { started = true },
 	}
-	spec := coordinator.Spec{Command: []string{"touch", rw + "/MEMBER-RAN"}, Access: coordinator.Access{Write: []string{rw}}}
+	spec := policy.Spec{Command: []string{"touch", rw + "/MEMBER-RAN"}, Access: policy.Access{Write: []string{rw}}}
 	_, err := e.launch(t, spec, hooks)
 	if err == nil || !strings.Contains(err.Error(), "capabilities are not all dropped") {
 		t.Fatalf("tampered launch: %v; want refused for capabilities", err)

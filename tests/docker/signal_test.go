@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker"
 )
 
@@ -21,8 +21,8 @@ func TestSignalBeforeSupervise(t *testing.T) {
 	e := setup(t)
 	_, rw := dirs(t)
 	ready := filepath.Join(rw, "ready")
-	spec := coordinator.Spec{Command: []string{"sh", "-c", "trap 'exit 42' HUP; touch " + ready + "; while :; do sleep 1; done"},
-		Access: coordinator.Access{Write: []string{rw}}}
+	spec := policy.Spec{Command: []string{"sh", "-c", "trap 'exit 42' HUP; touch " + ready + "; while :; do sleep 1; done"},
+		Access: policy.Access{Write: []string{rw}}}
 	hook := func() {
 		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 			if _, err := os.Stat(ready); err == nil {

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestAdmissionRace starts 12 launches at once against max_sandboxes 3:
@@ -34,7 +34,7 @@ func TestAdmissionRace(t *testing.T) {
 			switch c {
 			case 0:
 				ran++
-			case coordinator.ExitRefused:
+			case policy.ExitRefused:
 				refused++
 				for _, want := range []string{"cap is 3", "already run", "acbox stop", "max_sandboxes"} {
 					if !strings.Contains(stderrs[i], want) {

@@ -3,6 +3,7 @@
 package lifecycle
 
 import (
+	"github.com/acbox/acbox/coordinator/registry"
 	"github.com/acbox/acbox/tests/testenv"
 
 	"bytes"
@@ -17,8 +18,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/acbox/acbox/coordinator"
 )
 
 // runner runs the acbox binary as one user with a private state directory
@@ -112,13 +111,13 @@ func (r *runner) run(t *testing.T, args ...string) (string, string, int) {
 }
 
 // ps returns the live entries as `acbox ps --json` prints them.
-func (r *runner) ps(t *testing.T) []coordinator.Entry {
+func (r *runner) ps(t *testing.T) []registry.Entry {
 	t.Helper()
 	out, errs, code := r.run(t, "ps", "--json")
 	if code != 0 {
 		t.Fatalf("acbox ps: exit %d: %s", code, errs)
 	}
-	var es []coordinator.Entry
+	var es []registry.Entry
 	if err := json.Unmarshal([]byte(out), &es); err != nil {
 		t.Fatalf("acbox ps --json: %v\n%s", err, out)
 	}
@@ -126,7 +125,7 @@ func (r *runner) ps(t *testing.T) []coordinator.Entry {
 }
 
 // waitPs polls until ps lists n sandboxes, each with its helper recorded.
-func (r *runner) waitPs(t *testing.T, n int) []coordinator.Entry {
+func (r *runner) waitPs(t *testing.T, n int) []registry.Entry {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
@@ -168,7 +167,7 @@ func procsWith(args ...string) []int {
 		if err != nil || len(b) == 0 {
 			continue
 		}
-		if _, err := coordinator.ProcStart(pid); err != nil {
+		if _, err := registry.ProcStart(pid); err != nil {
 			continue // zombie
 		}
 		cl := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // started is one `acbox run` left running.
@@ -22,7 +22,7 @@ type started struct {
 // startSleepers starts n sandboxes in proxy mode (so each has a runtime
 // directory with a socket) whose member is `sleep mark`, and waits until
 // the registry lists them with their helpers.
-func startSleepers(t *testing.T, r *runner, n int, mark string) ([]*exec.Cmd, []coordinator.Entry) {
+func startSleepers(t *testing.T, r *runner, n int, mark string) ([]*exec.Cmd, []registry.Entry) {
 	t.Helper()
 	var cmds []*exec.Cmd
 	for range n {
@@ -42,7 +42,7 @@ func startSleepers(t *testing.T, r *runner, n int, mark string) ([]*exec.Cmd, []
 }
 
 // leftovers are the files a sandbox owns outside itself.
-func leftovers(r *runner, es []coordinator.Entry) []string {
+func leftovers(r *runner, es []registry.Entry) []string {
 	var out []string
 	for _, e := range es {
 		out = append(out, filepath.Join(r.state(), "sandboxes", e.ID+".json"),

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestStop: a member that takes SIGTERM ends with it; one that ignores it
@@ -23,10 +23,10 @@ func TestStop(t *testing.T) {
 		})
 		t.Run("unknown id", func(t *testing.T) {
 			_, errs, code := r.run(t, "stop", "feedfeedfeed")
-			if code != coordinator.ExitUsage || !strings.Contains(errs, "acbox ps") {
+			if code != policy.ExitUsage || !strings.Contains(errs, "acbox ps") {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			if _, _, code := r.run(t, "stop", "../x"); code != coordinator.ExitUsage {
+			if _, _, code := r.run(t, "stop", "../x"); code != policy.ExitUsage {
 				t.Fatalf("a path as id: exit %d", code)
 			}
 		})

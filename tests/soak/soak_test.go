@@ -1,7 +1,7 @@
 //go:build soak
 
 // Package soak runs many sandboxes from one long-lived parent, this test
-// binary, through the Go API (coordinator.Resolve, the host registry and
+// binary, through the Go API (policy.Resolve, the host registry and
 // a run directory per sandbox as `acbox run` makes them, nsjail.Launch),
 // and shows that nothing grows: the parent's open descriptors, goroutines,
 // heap and RSS, the host's mount count, the user's processes, registry
@@ -25,8 +25,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/docker"
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -47,15 +48,15 @@ const (
 // world is what every launch shares: the host, a grant and a private state
 // directory, and /dev/null as the member's stdio.
 type world struct {
-	host  coordinator.Host
+	host  policy.Host
 	grant string
-	reg   *coordinator.Registry
+	reg   *registry.Registry
 	null  *os.File
-	cap   coordinator.Cap
+	cap   registry.Cap
 }
 
 func newWorld(t *testing.T) *world {
-	h, err := coordinator.HostFromEnv()
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,14 +70,14 @@ func newWorld(t *testing.T) *world {
 	h.Cwd = base
 	w := &world{host: h, grant: filepath.Join(base, "work")}
 	os.Mkdir(w.grant, 0o755)
-	if w.reg, err = coordinator.OpenRegistry(h.StateDir); err != nil {
+	if w.reg, err = registry.OpenRegistry(h.StateDir); err != nil {
 		t.Fatal(err)
 	}
-	mem, err := coordinator.HostMemory()
+	mem, err := policy.HostMemory()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.cap = coordinator.ComputeCap(mem, coordinator.DefaultMemory, 4*parallel) // admission is not under test
+	w.cap = registry.ComputeCap(mem, policy.DefaultMemory, 4*parallel) // admission is not under test
 	if w.null, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +87,8 @@ func newWorld(t *testing.T) *world {
 
 // one runs a sandbox the way `acbox run` does: resolve, admit into the
 // registry, a private run directory, launch, release.
-func (w *world) one(b coordinator.Backend, spec coordinator.Spec) error {
-	plan, err := coordinator.Resolve(spec, w.host)
+func (w *world) one(b policy.Backend, spec policy.Spec) error {
+	plan, err := policy.Resolve(spec, w.host)
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func (w *world) one(b coordinator.Backend, spec coordinator.Spec) error {
 		return err
 	}
 	defer os.RemoveAll(run)
-	e, err := coordinator.NewEntry(plan, id)
+	e, err := registry.NewEntry(plan, id)
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func (w *world) one(b coordinator.Backend, spec coordinator.Spec) error {
 		return err
 	}
 	defer stderr.Close()
-	out, err := b.Launch(plan, coordinator.LaunchIO{ID: id, Stdin: w.null, Stdout: w.null, Stderr: stderr})
+	out, err := b.Launch(plan, policy.LaunchIO{ID: id, Stdin: w.null, Stdout: w.null, Stderr: stderr})
 	if err != nil {
 		msg, _ := os.ReadFile(stderr.Name())
 		return fmt.Errorf("sandbox %s: %w\nits stderr: %s", id, err, msg)
@@ -123,7 +124,7 @@ func (w *world) one(b coordinator.Backend, spec coordinator.Spec) error {
 }
 
 // many runs n sandboxes, width at a time, and returns the first error.
-func (w *world) many(b coordinator.Backend, spec coordinator.Spec, n, width int) error {
+func (w *world) many(b policy.Backend, spec policy.Spec, n, width int) error {
 	jobs := make(chan int)
 	errs := make(chan error, n)
 	var wg sync.WaitGroup
@@ -152,7 +153,7 @@ func (w *world) many(b coordinator.Backend, spec coordinator.Spec, n, width int)
 
 func TestSoakNative(t *testing.T) {
 	w := newWorld(t)
-	spec := coordinator.Spec{Command: []string{"/bin/true"}, Access: coordinator.Access{Write: []string{w.grant}}, Cwd: w.grant}
+	spec := policy.Spec{Command: []string{"/bin/true"}, Access: policy.Access{Write: []string{w.grant}}, Cwd: w.grant}
 	b := nsjail.Backend{}
 	if err := w.many(b, spec, warmup, parallel); err != nil {
 		t.Fatalf("warm-up: %v", err)
@@ -188,8 +189,8 @@ func TestSoakDocker(t *testing.T) {
 		t.Skipf("the Docker daemon is not reachable or image %s is missing (make integration builds it)", image)
 	}
 	w := newWorld(t)
-	spec := coordinator.Spec{Backend: "docker", Image: image, Command: []string{"/bin/true"},
-		Access: coordinator.Access{Write: []string{w.grant}}, Cwd: w.grant}
+	spec := policy.Spec{Backend: "docker", Image: image, Command: []string{"/bin/true"},
+		Access: policy.Access{Write: []string{w.grant}}, Cwd: w.grant}
 	b := docker.Backend{Exe: exe, RunDir: filepath.Dir(w.grant)}
 	if err := w.many(b, spec, 2, 1); err != nil {
 		t.Fatalf("warm-up: %v", err)

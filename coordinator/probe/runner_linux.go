@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -25,11 +25,11 @@ type Runner struct {
 	Watchdog time.Duration // kill a sandbox after this; 0: two minutes
 	// Backend launches the sandboxes; nil: the native one. Under docker
 	// the backend binds Exe at MemberPath itself, as the container's init.
-	Backend coordinator.Backend
+	Backend policy.Backend
 	Image   string // the docker image; empty: the backend's default
 }
 
-func (r *Runner) backend() coordinator.Backend {
+func (r *Runner) backend() policy.Backend {
 	if r.Backend == nil {
 		return nsjail.Backend{}
 	}
@@ -51,9 +51,9 @@ func (r *Runner) Destructive() ([]Line, error) {
 		if !p.Destructive {
 			continue
 		}
-		limit := func(s *coordinator.Spec) {
-			s.Limits = coordinator.LimitsSpec{Memory: DestructiveMemory, Pids: DestructivePids}
-			s.Tmpfs = append(s.Tmpfs, coordinator.TmpfsSpec{Target: ScratchDir, Size: ScratchSize})
+		limit := func(s *policy.Spec) {
+			s.Limits = policy.LimitsSpec{Memory: DestructiveMemory, Pids: DestructivePids}
+			s.Tmpfs = append(s.Tmpfs, policy.TmpfsSpec{Target: ScratchDir, Size: ScratchSize})
 		}
 		lines, err := r.run(limit, Selection{Only: []string{p.ID}})
 		if err != nil {
@@ -65,19 +65,19 @@ func (r *Runner) Destructive() ([]Line, error) {
 }
 
 // Spec is the launch spec of a probe sandbox; probe flags follow cmd.
-func (r *Runner) Spec(cmd ...string) coordinator.Spec {
-	s := coordinator.Spec{
+func (r *Runner) Spec(cmd ...string) policy.Spec {
+	s := policy.Spec{
 		Backend: r.backend().Name(),
 		Command: append([]string{MemberPath}, cmd...),
 		Cwd:     r.Fixture.Write,
-		Access:  coordinator.Access{Write: []string{r.Fixture.Write}, Read: []string{r.Fixture.Read}},
+		Access:  policy.Access{Write: []string{r.Fixture.Write}, Read: []string{r.Fixture.Read}},
 	}
 	if r.docker() {
 		// The backend binds this binary at MemberPath (its InitPath) already.
 		s.Image = r.Image
 		return s
 	}
-	s.Mounts = []coordinator.MountSpec{{Source: r.Exe, Target: MemberPath, Internal: true}}
+	s.Mounts = []policy.MountSpec{{Source: r.Exe, Target: MemberPath, Internal: true}}
 	return s
 }
 
@@ -91,7 +91,7 @@ const (
 
 // PlanMounts lists the mount points a plan creates, for info.mountinfo.
 // Under docker the system directories are the image's, not mounts.
-func PlanMounts(p *coordinator.Plan) []string {
+func PlanMounts(p *policy.Plan) []string {
 	var out []string
 	if p.Backend == Docker {
 		out = append(out, DockerOwn, DockerInit)
@@ -112,8 +112,8 @@ func PlanMounts(p *coordinator.Plan) []string {
 	return out
 }
 
-func (r *Runner) plan(adjust func(*coordinator.Spec), sel Selection) (*coordinator.Plan, error) {
-	h, err := coordinator.HostFromEnv()
+func (r *Runner) plan(adjust func(*policy.Spec), sel Selection) (*policy.Plan, error) {
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (r *Runner) plan(adjust func(*coordinator.Spec), sel Selection) (*coordinat
 	if adjust != nil {
 		adjust(&spec)
 	}
-	first, err := coordinator.Resolve(spec, h)
+	first, err := policy.Resolve(spec, h)
 	if err != nil {
 		return nil, err
 	}
@@ -134,10 +134,10 @@ func (r *Runner) plan(adjust func(*coordinator.Spec), sel Selection) (*coordinat
 		args = append(args, "--only="+id)
 	}
 	spec.Command = append([]string{MemberPath}, args...)
-	return coordinator.Resolve(spec, h)
+	return policy.Resolve(spec, h)
 }
 
-func (r *Runner) run(adjust func(*coordinator.Spec), sel Selection) ([]Line, error) {
+func (r *Runner) run(adjust func(*policy.Spec), sel Selection) ([]Line, error) {
 	plan, err := r.plan(adjust, sel)
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func (r *Runner) run(adjust func(*coordinator.Spec), sel Selection) ([]Line, err
 	got := make(chan []Line, 1)
 	go func() { got <- readLines(pr); pr.Close() }()
 	onReady, stop := r.watchdog()
-	res, err := r.backend().Launch(plan, coordinator.LaunchIO{Stdin: null, Stdout: pw, Stderr: stderr, OnReady: onReady})
+	res, err := r.backend().Launch(plan, policy.LaunchIO{Stdin: null, Stdout: pw, Stderr: stderr, OnReady: onReady})
 	stop()
 	pw.Close()
 	lines := <-got
@@ -171,14 +171,14 @@ func (r *Runner) run(adjust func(*coordinator.Spec), sel Selection) ([]Line, err
 // watchdog kills the sandbox's pid 1 (native: the helper; docker: the
 // container's init) if it outlives r.Watchdog; stop must be called once
 // Launch returns, before the pid can be reused.
-func (r *Runner) watchdog() (onReady func(coordinator.Started), stop func()) {
+func (r *Runner) watchdog() (onReady func(policy.Started), stop func()) {
 	d := r.Watchdog
 	if d == 0 {
 		d = 2 * time.Minute
 	}
 	var mu sync.Mutex
 	var t *time.Timer
-	onReady = func(st coordinator.Started) {
+	onReady = func(st policy.Started) {
 		mu.Lock()
 		defer mu.Unlock()
 		t = time.AfterFunc(d, func() { syscall.Kill(st.Pid, syscall.SIGKILL) })
@@ -216,7 +216,7 @@ func readLines(rd io.Reader) []Line {
 
 // complete adds a line for every selected probe that did not report: the
 // sandbox ended first (a destructive probe that killed it) or never ran it.
-func (r *Runner) complete(lines []Line, sel Selection, res *coordinator.Outcome) []Line {
+func (r *Runner) complete(lines []Line, sel Selection, res *policy.Outcome) []Line {
 	seen := map[string]bool{}
 	for _, l := range lines {
 		seen[l.ID] = true

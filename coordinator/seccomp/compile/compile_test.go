@@ -14,10 +14,10 @@ import (
 
 	libseccomp "github.com/seccomp/libseccomp-golang"
 
-	"github.com/acbox/acbox/nsjail/seccomp"
+	"github.com/acbox/acbox/coordinator/seccomp"
 )
 
-const regenerate = "go generate ./nsjail/seccomp/"
+const regenerate = "go generate ./coordinator/seccomp/"
 
 func compileForTest(t *testing.T, rules []seccomp.Rule) []byte {
 	t.Helper()

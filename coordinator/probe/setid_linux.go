@@ -23,7 +23,7 @@ import (
 // probe that sees EPERM has seen the filter; nothing is ever set.
 //
 // These are the x86_64 calls. The i386 entry points are proved in
-// nsjail/seccomp's kernel tests (a 32-bit probe built with gcc -m32, and
+// coordinator/seccomp's kernel tests (a 32-bit probe built with gcc -m32, and
 // int 0x80 from 64-bit code) and, on the embedded bytes, in its
 // interpreter tests: a Go probe here would need its own 32-bit code path,
 // and on kernels that run no 32-bit code (PVM guests: ENOEXEC for i386

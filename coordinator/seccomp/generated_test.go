@@ -26,7 +26,7 @@ func TestFilterIsGeneratedFromPolicy(t *testing.T) {
 		}
 		if g != w {
 			t.Fatalf("rule %d: the embedded filter was compiled from %q, the policy now says %q; "+
-				"regenerate it from the module root with\n\tgo generate ./nsjail/seccomp/", i, g, w)
+				"regenerate it from the module root with\n\tgo generate ./coordinator/seccomp/", i, g, w)
 		}
 	}
 }

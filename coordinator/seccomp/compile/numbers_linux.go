@@ -9,7 +9,7 @@ import (
 
 	libseccomp "github.com/seccomp/libseccomp-golang"
 
-	"github.com/acbox/acbox/nsjail/seccomp"
+	"github.com/acbox/acbox/coordinator/seccomp"
 )
 
 // Syscalls newer than libseccomp's table (2.5.4 stops at Linux 5.17 plus a

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // With --net host the member shares the host's network; what still holds
@@ -94,8 +94,8 @@ func (r *Runner) HostMode() ([]Line, error) {
 		return out, nil
 	}
 	env := r.Fixture.Env(nil)
-	host := func(s *coordinator.Spec) {
-		s.Access.Network = coordinator.NetworkSpec{Mode: "host",
+	host := func(s *policy.Spec) {
+		s.Access.Network = policy.NetworkSpec{Mode: "host",
 			ConnectPorts: []uint16{uint16(env.AllowedPort)}, BindPorts: []uint16{uint16(env.BindPort)}}
 	}
 	return r.run(host, Selection{Only: ids})

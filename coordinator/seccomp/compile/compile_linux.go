@@ -11,7 +11,7 @@ import (
 	libseccomp "github.com/seccomp/libseccomp-golang"
 	"golang.org/x/sys/unix"
 
-	"github.com/acbox/acbox/nsjail/seccomp"
+	"github.com/acbox/acbox/coordinator/seccomp"
 )
 
 // libseccompArch maps the policy's architecture names to libseccomp's.

@@ -21,7 +21,7 @@
 //
 // The rules are Go values ([Rule], [Cond], [Errno]; [Policy] returns them),
 // and nothing in this package compiles them. At development time
-// `go generate ./nsjail/seccomp/` runs internal/gen, which compiles
+// `go generate ./coordinator/seccomp/` runs internal/gen, which compiles
 // Policy() with libseccomp through package [compile] and writes
 // filter_amd64.bpf (the BPF as the kernel reads it),
 // filter_amd64.bpf.sha256 and filter_amd64.rules (the rules compiled, one
@@ -127,5 +127,5 @@
 // syscall, not libseccomp's loader, because libseccomp-golang turns on TSYNC,
 // which would filter every thread of pid 1.
 //
-// [compile]: https://pkg.go.dev/github.com/acbox/acbox/nsjail/seccomp/compile
+// [compile]: https://pkg.go.dev/github.com/acbox/acbox/coordinator/seccomp/compile
 package seccomp

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // With --net proxy the member's only way out is the bridge on
@@ -35,7 +35,7 @@ func proxyProbes() []Probe {
 	}
 }
 
-const bridgeAddr = coordinator.ProxyAddr
+const bridgeAddr = policy.ProxyAddr
 
 // proxyStatus sends one request head to the bridge and returns the status code.
 func proxyStatus(head string) (int, error) {
@@ -162,7 +162,7 @@ func (r *Runner) ProxyMode() ([]Line, error) {
 	c.Wait()
 	timer.Stop()
 	code := c.ProcessState.ExitCode()
-	return r.complete(lines, Selection{Only: proxyIDs()}, &coordinator.Outcome{Code: code}), nil
+	return r.complete(lines, Selection{Only: proxyIDs()}, &policy.Outcome{Code: code}), nil
 }
 
 func proxyIDs() []string {

@@ -5,7 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // symlinkGrantCLI: a grant named through a symlink is refused at resolve.
@@ -17,7 +17,7 @@ func (r *Runner) symlinkGrantCLI() Line {
 	}
 	defer os.Remove(link)
 	c := exec.Command(r.Exe, append(r.runFlags(), "--write", link, "--cwd", r.Fixture.Write, "--", "true")...)
-	return life("life.grant-symlink", expect, design, wantStatus(c, coordinator.ExitRefused))
+	return life("life.grant-symlink", expect, design, wantStatus(c, policy.ExitRefused))
 }
 
 // swapped resolves a plan for a fresh grant directory, lets swap replace
@@ -27,12 +27,12 @@ func (r *Runner) swapped(swap func(dir string) error) (error, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, err
 	}
-	h, err := coordinator.HostFromEnv()
+	h, err := policy.HostFromEnv()
 	if err != nil {
 		return nil, err
 	}
-	plan, err := coordinator.Resolve(coordinator.Spec{Backend: r.backend().Name(), Image: r.Image, Command: []string{"true"}, Cwd: dir,
-		Access: coordinator.Access{Write: []string{dir}}}, h)
+	plan, err := policy.Resolve(policy.Spec{Backend: r.backend().Name(), Image: r.Image, Command: []string{"true"}, Cwd: dir,
+		Access: policy.Access{Write: []string{dir}}}, h)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (r *Runner) swapped(swap func(dir string) error) (error, error) {
 		return nil, err
 	}
 	defer null.Close()
-	_, lerr := r.backend().Launch(plan, coordinator.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
+	_, lerr := r.backend().Launch(plan, policy.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
 	return lerr, nil
 }
 
@@ -60,7 +60,7 @@ func (r *Runner) swappedBeforeLaunch() Line {
 	if lerr == nil {
 		return life("life.grant-swapped-symlink", expect, "docs/kernel-facts.md 2", failf("the stale plan launched through the symlink"))
 	}
-	if code := coordinator.ExitCode(lerr); code != coordinator.ExitRefused {
+	if code := policy.ExitCode(lerr); code != policy.ExitRefused {
 		return life("life.grant-swapped-symlink", expect, "docs/kernel-facts.md 2", failf("refused with status %d, want 125: %v", code, lerr))
 	}
 	return life("life.grant-swapped-symlink", expect, "docs/kernel-facts.md 2", passf("%v", lerr))
@@ -78,8 +78,8 @@ func (r *Runner) dirSwappedBeforeLaunch() Line {
 		return life(id, expect, src, errorf("%v", err))
 	case lerr == nil:
 		return life(id, expect, src, failf("the stale plan launched with the replacement directory"))
-	case coordinator.ExitCode(lerr) != coordinator.ExitRefused:
-		return life(id, expect, src, failf("refused with status %d, want 125: %v", coordinator.ExitCode(lerr), lerr))
+	case policy.ExitCode(lerr) != policy.ExitRefused:
+		return life(id, expect, src, failf("refused with status %d, want 125: %v", policy.ExitCode(lerr), lerr))
 	}
 	return life(id, expect, src, passf("refused: %v", lerr))
 }

@@ -20,7 +20,7 @@ func TestNoCgoAtRunTime(t *testing.T) {
 	}
 	for dep := range strings.FieldsSeq(string(out)) {
 		if dep == "runtime/cgo" || strings.Contains(dep, "libseccomp") || strings.HasSuffix(dep, "/seccomp/compile") {
-			t.Errorf("package seccomp depends on %s; keep libseccomp in nsjail/seccomp/compile", dep)
+			t.Errorf("package seccomp depends on %s; keep libseccomp in coordinator/seccomp/compile", dep)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package compile turns the seccomp policy, which package seccomp holds as
 // data, into classic BPF with libseccomp. It runs at development time only:
-// `go generate ./nsjail/seccomp/` calls it through
-// nsjail/seccomp/internal/gen and commits the result, which package seccomp
+// `go generate ./coordinator/seccomp/` calls it through
+// coordinator/seccomp/internal/gen and commits the result, which package seccomp
 // embeds, and the golden test here keeps the committed bytes equal to a
 // fresh compile. Nothing that runs inside a sandbox imports it.
 //

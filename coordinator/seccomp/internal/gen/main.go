@@ -2,7 +2,7 @@
 // filter package seccomp embeds. Run it through go generate, from the module
 // root, on an x86_64 Linux host with cgo and libseccomp-dev:
 //
-//	go generate ./nsjail/seccomp/
+//	go generate ./coordinator/seccomp/
 //
 // It writes, in the package directory, filter_amd64.bpf (struct sock_filter,
 // little-endian), filter_amd64.bpf.sha256 (in sha256sum's format) and
@@ -18,8 +18,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/acbox/acbox/nsjail/seccomp"
-	"github.com/acbox/acbox/nsjail/seccomp/compile"
+	"github.com/acbox/acbox/coordinator/seccomp"
+	"github.com/acbox/acbox/coordinator/seccomp/compile"
 )
 
 const (
@@ -38,7 +38,7 @@ func run() error {
 	// go generate runs the command in the package's directory and says so;
 	// anywhere else the files would land beside the wrong package.
 	if os.Getenv("GOPACKAGE") != "seccomp" {
-		return fmt.Errorf("run me as go generate ./nsjail/seccomp/")
+		return fmt.Errorf("run me as go generate ./coordinator/seccomp/")
 	}
 	bpf, err := compile.Compile(seccomp.Policy())
 	if err != nil {

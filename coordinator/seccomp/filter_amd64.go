@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-// filterFile is written by `go generate ./nsjail/seccomp/` and must exist,
+// filterFile is written by `go generate ./coordinator/seccomp/` and must exist,
 // even empty, for this package (and so the generator) to build.
 const filterFile = "filter_amd64.bpf"
 
@@ -32,7 +32,7 @@ func decodeEmbedded() (*Program, error) {
 	}
 	if want, _, _ := strings.Cut(filterSum, " "); p.Digest != want {
 		return nil, fmt.Errorf("seccomp: %s has sha256 %s but %s.sha256 says %q; "+
-			"run go generate ./nsjail/seccomp/ (bug)", filterFile, p.Digest, filterFile, want)
+			"run go generate ./coordinator/seccomp/ (bug)", filterFile, p.Digest, filterFile, want)
 	}
 	return p, nil
 }
