@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/acbox/acbox/bridge"
+	"github.com/acbox/acbox/coordinator/docker/gate"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -53,7 +54,7 @@ func (c *ContainerInitCmd) Run(s *Streams) error {
 	// exists must wait for it, not end this process.
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGINT)
-	rel, err := bridge.AskGate(c.Gate, c.Token, bridge.StatPaths)
+	rel, err := gate.Ask(c.Gate, c.Token, gate.StatPaths)
 	if err != nil {
 		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
 	}
@@ -65,7 +66,7 @@ func (c *ContainerInitCmd) Run(s *Streams) error {
 // only when touched, the rlimit refuses a large mapping up front), passes
 // signals on, kills it when the parent is gone, and exits with its status
 // (128+N for signal N).
-func runMember(argv []string, rel *bridge.Released, data uint64, sigs <-chan os.Signal) error {
+func runMember(argv []string, rel *gate.Released, data uint64, sigs <-chan os.Signal) error {
 	env := rel.Env
 	path, err := lookPath(argv[0], env)
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // Backend is the docker backend behind policy.Backend. The zero value

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 func testSetup() *setup {

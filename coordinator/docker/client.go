@@ -7,8 +7,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // MinAPIVersion is the oldest Engine API the backend works with (Docker

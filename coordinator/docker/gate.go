@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/acbox/acbox/bridge"
+	"github.com/acbox/acbox/coordinator/docker/gate"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -20,14 +20,14 @@ import (
 // directory (0700, socket 0600) bound read-only into the container. It
 // serves exactly one connection; the listener and socket are gone before
 // that connection is answered, and the token is forgotten on first use.
-type gate struct {
+type startGate struct {
 	dir   string
 	ln    *net.UnixListener
 	token string
 }
 
 // newGate creates the gate under base (a fresh directory of its own).
-func newGate(base string) (*gate, error) {
+func newGate(base string) (*startGate, error) {
 	if err := os.MkdirAll(base, 0o700); err != nil {
 		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
 	}
@@ -47,7 +47,7 @@ func newGate(base string) (*gate, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
 	}
-	return &gate{dir: dir, ln: ln, token: newToken()}, nil
+	return &startGate{dir: dir, ln: ln, token: newToken()}, nil
 }
 
 func newToken() string {
@@ -56,14 +56,14 @@ func newToken() string {
 	return hex.EncodeToString(b)
 }
 
-func (g *gate) close() {
+func (g *startGate) close() {
 	g.ln.Close()
 	os.RemoveAll(g.dir)
 }
 
 // accept waits for the init's one connection until deadline, then closes
 // the listener so no second connection can be made.
-func (g *gate) accept(deadline time.Time) (net.Conn, error) {
+func (g *startGate) accept(deadline time.Time) (net.Conn, error) {
 	g.ln.SetDeadline(deadline)
 	c, err := g.ln.Accept()
 	g.ln.Close()
@@ -82,10 +82,10 @@ type session struct {
 
 // hello reads the token and checks it against the gate's, which is then
 // forgotten: a second presentation of the same token can never match.
-func (g *gate) hello(c net.Conn) (*session, error) {
+func (g *startGate) hello(c net.Conn) (*session, error) {
 	s := &session{c: c, r: bufio.NewReader(c)}
-	var h bridge.GateHello
-	if err := bridge.ReadGateMsg(s.r, &h); err != nil {
+	var h gate.Hello
+	if err := gate.ReadMsg(s.r, &h); err != nil {
 		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
 	}
 	want := g.token
@@ -98,19 +98,19 @@ func (g *gate) hello(c net.Conn) (*session, error) {
 }
 
 // stat asks the init for the identity of each path.
-func (s *session) stat(paths []string) (bridge.GateIdents, error) {
-	var out bridge.GateIdents
-	if err := bridge.WriteGateMsg(s.c, bridge.GateStat{Stat: paths}); err != nil {
+func (s *session) stat(paths []string) (gate.Idents, error) {
+	var out gate.Idents
+	if err := gate.WriteMsg(s.c, gate.Stat{Stat: paths}); err != nil {
 		return out, err
 	}
-	err := bridge.ReadGateMsg(s.r, &out)
+	err := gate.ReadMsg(s.r, &out)
 	return out, err
 }
 
 func (s *session) release(env []string) error {
-	return bridge.WriteGateMsg(s.c, bridge.GateRelease{Release: true, Env: env})
+	return gate.WriteMsg(s.c, gate.Release{Release: true, Env: env})
 }
 
 func (s *session) refuse(why string) {
-	bridge.WriteGateMsg(s.c, bridge.GateRelease{Refused: why})
+	gate.WriteMsg(s.c, gate.Release{Refused: why})
 }

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/bridge"
+	"github.com/acbox/acbox/coordinator/docker/gate"
 )
 
 // serveOnce runs the parent's side of one gate exchange and reports its
 // error; on success it releases with env.
-func serveOnce(g *gate, env []string) chan error {
+func serveOnce(g *startGate, env []string) chan error {
 	done := make(chan error, 1)
 	go func() {
 		c, err := g.accept(time.Now().Add(5 * time.Second))
@@ -45,7 +45,7 @@ func TestGateReleasesOnceAndOnlyOnce(t *testing.T) {
 	defer g.close()
 	token, path := g.token, filepath.Join(g.dir, "gate.sock")
 	done := serveOnce(g, []string{"A=1"})
-	rel, err := bridge.AskGate(path, token, bridge.StatPaths)
+	rel, err := gate.Ask(path, token, gate.StatPaths)
 	if err != nil || !slices.Equal(rel.Env, []string{"A=1"}) {
 		t.Fatalf("first ask: %v, %v", rel, err)
 	}
@@ -58,7 +58,7 @@ func TestGateReleasesOnceAndOnlyOnce(t *testing.T) {
 		t.Error("ParentGone did not close when the parent's end closed")
 	}
 	// The replay: same socket path, same token.
-	if _, err := bridge.AskGate(path, token, bridge.StatPaths); err == nil {
+	if _, err := gate.Ask(path, token, gate.StatPaths); err == nil {
 		t.Fatal("a second ask with the same token was released")
 	}
 }
@@ -70,8 +70,8 @@ func TestGateRefusesWrongToken(t *testing.T) {
 	}
 	defer g.close()
 	done := serveOnce(g, nil)
-	_, err = bridge.AskGate(filepath.Join(g.dir, "gate.sock"), "not-the-token", bridge.StatPaths)
-	if !errors.Is(err, bridge.ErrNotReleased) {
+	_, err = gate.Ask(filepath.Join(g.dir, "gate.sock"), "not-the-token", gate.StatPaths)
+	if !errors.Is(err, gate.ErrNotReleased) {
 		t.Fatalf("wrong token: %v; want ErrNotReleased", err)
 	}
 	if err := <-done; err == nil || !strings.Contains(err.Error(), "wrong token") {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // launch is one container's life, from create to removal.
@@ -19,7 +19,7 @@ type launch struct {
 	b     Backend
 	c     *engine.Client
 	s     *setup
-	gate  *gate
+	gate  *startGate
 	held  *held
 	io    policy.LaunchIO
 	id    string // container id once created

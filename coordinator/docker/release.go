@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/acbox/acbox/bridge"
+	"github.com/acbox/acbox/coordinator/docker/gate"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -25,7 +25,7 @@ func (l *launch) release(ctx context.Context) (*policy.Report, error) {
 		return nil, err
 	}
 	// Kept open for the member's life: its closing tells the init that the
-	// parent is gone (see bridge.AskGate). close() closes it.
+	// parent is gone (see gate.Ask). close() closes it.
 	l.conn = conn
 	sess, err := l.gate.hello(conn)
 	if err != nil {
@@ -69,8 +69,8 @@ func (l *launch) verify(ctx context.Context, sess *session) (*policy.Report, err
 // and, where this process may look, as /proc/<pid>/root shows it from the
 // host, with what the parent holds. It returns whether the host-side check
 // ran; the in-container one always does.
-func (l *launch) checkIdents(pid int, got []bridge.Ident) (bool, error) {
-	seen := map[string]bridge.Ident{}
+func (l *launch) checkIdents(pid int, got []gate.Ident) (bool, error) {
+	seen := map[string]gate.Ident{}
 	for _, id := range got {
 		seen[id.Path] = id
 	}
@@ -130,7 +130,7 @@ func swapped(target, source, detail string) error {
 // checkSelf requires that the init, and so the member, runs as the plan's
 // user with no supplementary groups beyond its own, no capabilities and
 // no_new_privs set.
-func (l *launch) checkSelf(s bridge.SelfStatus) error {
+func (l *launch) checkSelf(s gate.SelfStatus) error {
 	var p []string
 	uid, gid := strconv.Itoa(l.s.plan.UID), strconv.Itoa(l.s.plan.GID)
 	if f := strings.Fields(s.UID); len(f) != 4 || slices.ContainsFunc(f, func(v string) bool { return v != uid }) {

@@ -5,9 +5,9 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/acbox/acbox/bridge"
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/docker/gate"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // landlockWhy is the report's word on Landlock for this backend.
@@ -27,7 +27,7 @@ const userCountersWhy = "user_counters: not available in the docker backend; the
 // it (checked equal to the plan) and the init's own view of itself. The
 // init is acbox's binary and runs before any member code, so its view is
 // the member's starting point.
-func (l *launch) report(in engine.InspectResponse, got bridge.GateIdents, hostSide bool) *policy.Report {
+func (l *launch) report(in engine.InspectResponse, got gate.Idents, hostSide bool) *policy.Report {
 	self := got.Self
 	r := &policy.Report{
 		ID: l.s.id, Backend: "docker", PolicyDigest: policy.PolicyDigest(), Caps: self.Caps, NoNewPrivs: self.NoNewPrivs,
@@ -64,8 +64,8 @@ func (l *launch) report(in engine.InspectResponse, got bridge.GateIdents, hostSi
 
 // mountRecords lists every bind with the identity the init saw (equal to
 // the held source's, or the launch was refused), and every tmpfs.
-func (l *launch) mountRecords(idents []bridge.Ident) []policy.MountRecord {
-	byPath := map[string]bridge.Ident{}
+func (l *launch) mountRecords(idents []gate.Ident) []policy.MountRecord {
+	byPath := map[string]gate.Ident{}
 	for _, id := range idents {
 		byPath[id.Path] = id
 	}

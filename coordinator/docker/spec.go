@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // Fixed paths inside every container.

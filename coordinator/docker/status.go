@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // DefaultImage is used when the plan names no image: busybox alone,

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // forwarded are the signals passed on to the container (to docker's init,

@@ -1,4 +1,4 @@
-package bridge
+package gate
 
 import (
 	"bufio"
@@ -11,8 +11,8 @@ import (
 // StatPaths returns the identity of each path as this process sees it,
 // opened O_PATH|O_NOFOLLOW so a symlink at the path is reported as the
 // link, never as what it points to, and the process's own privileges.
-func StatPaths(paths []string) GateIdents {
-	out := GateIdents{Idents: make([]Ident, 0, len(paths)), Self: ReadSelf()}
+func StatPaths(paths []string) Idents {
+	out := Idents{Idents: make([]Ident, 0, len(paths)), Self: ReadSelf()}
 	for _, p := range paths {
 		out.Idents = append(out.Idents, statPath(p))
 	}

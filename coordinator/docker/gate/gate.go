@@ -1,4 +1,4 @@
-package bridge
+package gate
 
 import (
 	"bufio"
@@ -25,14 +25,14 @@ import (
 // the parent is gone and the init ends the member (the container's
 // equivalent of a parent-death signal).
 
-// GateHello is the init's first message.
-type GateHello struct {
+// Hello is the init's first message.
+type Hello struct {
 	Token string `json:"token"`
 }
 
-// GateStat is the parent's first answer: the paths whose identity it wants.
+// Stat is the parent's first answer: the paths whose identity it wants.
 // Refused is set (and Stat empty) when the parent will not release.
-type GateStat struct {
+type Stat struct {
 	Stat    []string `json:"stat,omitempty"`
 	Refused string   `json:"refused,omitempty"`
 }
@@ -58,14 +58,14 @@ type SelfStatus struct {
 	AppArmor   string            `json:"apparmor,omitempty"`
 }
 
-// GateIdents is the init's second message.
-type GateIdents struct {
+// Idents is the init's second message.
+type Idents struct {
 	Idents []Ident    `json:"idents"`
 	Self   SelfStatus `json:"self"`
 }
 
-// GateRelease is the parent's last answer.
-type GateRelease struct {
+// Release is the parent's last answer.
+type Release struct {
 	Release bool     `json:"release"`
 	Env     []string `json:"env,omitempty"`
 	Refused string   `json:"refused,omitempty"`
@@ -74,9 +74,9 @@ type GateRelease struct {
 // ErrNotReleased is returned when the parent refused to release the member.
 var ErrNotReleased = errors.New("the parent did not release this sandbox")
 
-// GateTimeout bounds the whole exchange on the init's side: the parent
+// Timeout bounds the whole exchange on the init's side: the parent
 // checks the running container within it or the member never starts.
-const GateTimeout = 60 * time.Second
+const Timeout = 60 * time.Second
 
 // Released is a granted release: the member's environment, and a channel
 // closed when the parent's end of the gate connection goes away.
@@ -85,10 +85,10 @@ type Released struct {
 	ParentGone <-chan struct{}
 }
 
-// AskGate connects to the gate at path, presents token, answers the
+// Ask connects to the gate at path, presents token, answers the
 // parent's identity request with stat and waits for release. Any refusal
 // or failure is an error and the caller must not run the member.
-func AskGate(path, token string, stat func([]string) GateIdents) (*Released, error) {
+func Ask(path, token string, stat func([]string) Idents) (*Released, error) {
 	c, err := net.DialTimeout("unix", path, 5*time.Second)
 	if err != nil {
 		return nil, fmt.Errorf("connect to the start gate %s: %w", path, err)
@@ -107,17 +107,17 @@ func AskGate(path, token string, stat func([]string) GateIdents) (*Released, err
 	return &Released{Env: rel.Env, ParentGone: gone}, nil
 }
 
-func askGate(c net.Conn, token string, stat func([]string) GateIdents) (*GateRelease, error) {
-	c.SetDeadline(time.Now().Add(GateTimeout))
+func askGate(c net.Conn, token string, stat func([]string) Idents) (*Release, error) {
+	c.SetDeadline(time.Now().Add(Timeout))
 	r := bufio.NewReader(c)
-	var st GateStat
-	if err := gateRoundTrip(c, r, GateHello{Token: token}, &st); err != nil {
+	var st Stat
+	if err := gateRoundTrip(c, r, Hello{Token: token}, &st); err != nil {
 		return nil, err
 	}
 	if st.Refused != "" {
 		return nil, fmt.Errorf("%w: %s", ErrNotReleased, st.Refused)
 	}
-	var rel GateRelease
+	var rel Release
 	if err := gateRoundTrip(c, r, stat(st.Stat), &rel); err != nil {
 		return nil, err
 	}
@@ -130,20 +130,20 @@ func askGate(c net.Conn, token string, stat func([]string) GateIdents) (*GateRel
 
 // gateRoundTrip writes one message and reads the answer.
 func gateRoundTrip(c net.Conn, r *bufio.Reader, out, in any) error {
-	if err := WriteGateMsg(c, out); err != nil {
+	if err := WriteMsg(c, out); err != nil {
 		return fmt.Errorf("start gate: %w", err)
 	}
-	if err := ReadGateMsg(r, in); err != nil {
+	if err := ReadMsg(r, in); err != nil {
 		return fmt.Errorf("%w: start gate: %v", ErrNotReleased, err)
 	}
 	return nil
 }
 
-// MaxGateMsg bounds one gate message.
-const MaxGateMsg = 1 << 20
+// MaxMsg bounds one gate message.
+const MaxMsg = 1 << 20
 
-// WriteGateMsg writes v as one JSON line.
-func WriteGateMsg(c net.Conn, v any) error {
+// WriteMsg writes v as one JSON line.
+func WriteMsg(c net.Conn, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -152,8 +152,8 @@ func WriteGateMsg(c net.Conn, v any) error {
 	return err
 }
 
-// ReadGateMsg reads one JSON line of at most MaxGateMsg bytes into v.
-func ReadGateMsg(r *bufio.Reader, v any) error {
+// ReadMsg reads one JSON line of at most MaxMsg bytes into v.
+func ReadMsg(r *bufio.Reader, v any) error {
 	var line []byte
 	for {
 		part, more, err := r.ReadLine()
@@ -161,7 +161,7 @@ func ReadGateMsg(r *bufio.Reader, v any) error {
 			return err
 		}
 		line = append(line, part...)
-		if len(line) > MaxGateMsg {
+		if len(line) > MaxMsg {
 			return errors.New("gate message too large")
 		}
 		if !more {

@@ -1,10 +1,10 @@
 //go:build !linux
 
-package bridge
+package gate
 
 // StatPaths is Linux only: every path is reported as not opened.
-func StatPaths(paths []string) GateIdents {
-	out := GateIdents{}
+func StatPaths(paths []string) Idents {
+	out := Idents{}
 	for _, p := range paths {
 		out.Idents = append(out.Idents, Ident{Path: p, Err: "not supported on this system"})
 	}
