@@ -7,7 +7,7 @@ TESTUSER ?= acbox-test
 # Static and without cgo: the same binary can serve as the in-container
 # bridge of the docker backend, and the seccomp filter is embedded BPF, so
 # libseccomp is needed only by the compile golden test (make unit).
-STATIC   := -tags netgo,osusergo -buildvcs=auto
+STATIC   := -tags netgo,osusergo -buildvcs=auto -trimpath -ldflags=-s\ -w
 DEB_PKGS := libseccomp-dev gcc gcc-multilib bubblewrap busybox-static hyperfine curl tmux git python3 iproute2 nodejs passwd
 
 .PHONY: all build deps test unit integration soak selftest bench fuzz clean

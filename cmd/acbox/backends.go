@@ -5,19 +5,20 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/docker"
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
 
 // backends maps a plan's backend name to its implementation. "auto" picks
 // native when this host can sandbox, else docker.
-var backends = map[string]func() (policy.Backend, error){
-	"native": func() (policy.Backend, error) { return nsjail.Backend{}, nil },
-	"docker": func() (policy.Backend, error) { return docker.Backend{}, nil },
+var backends = map[string]func() (backend.Backend, error){
+	"native": func() (backend.Backend, error) { return nsjail.Backend{}, nil },
+	"docker": func() (backend.Backend, error) { return docker.Backend{}, nil },
 }
 
-func backendFor(name string) (policy.Backend, error) {
+func backendFor(name string) (backend.Backend, error) {
 	if name == "auto" {
 		if st := nativeStatus(); st.Available {
 			name = "native"

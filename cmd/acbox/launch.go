@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
@@ -18,7 +19,7 @@ type stdio struct{ in, out, err *os.File }
 // ran is what a launch that got as far as starting the member returns:
 // the outcome (nil when the backend failed) and the exit scan.
 type ran struct {
-	*policy.Outcome
+	*backend.Outcome
 	Scan  *ExitScan
 	moved []string // what the git check moved aside
 }
@@ -118,8 +119,8 @@ func launch(plan *policy.Plan, host policy.Host, events *policy.Events, io stdio
 	}
 	held := holdSignals(io.err)
 	defer held.release()
-	out, err := b.Launch(plan, policy.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(), RunDir: dir,
-		OnReady: func(st policy.Started) {
+	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.in, Stdout: io.out, Stderr: io.err, ProxySocket: proxy.socket(), RunDir: dir,
+		OnReady: func(st backend.Started) {
 			recordHelper(st.ID, st.Pid)
 			events.Emit(policy.Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
 				Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})

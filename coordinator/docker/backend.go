@@ -8,11 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
-// Backend is the docker backend behind policy.Backend. The zero value
+// Backend is the docker backend behind backend.Backend. The zero value
 // is ready to use.
 type Backend struct {
 	// Exe is the static acbox binary bound into the container as its init;
@@ -42,17 +43,17 @@ type Hooks struct {
 	AfterRelease func()
 }
 
-// Name implements policy.Backend.
+// Name implements backend.Backend.
 func (Backend) Name() string { return "docker" }
 
 // StartTimeout bounds the time from start to the init asking the gate.
 const StartTimeout = 30 * time.Second
 
-// Launch implements policy.Backend: it creates the hardened container,
+// Launch implements backend.Backend: it creates the hardened container,
 // checks it, starts it, verifies every mounted bind through the start
 // gate, releases the member, relays its streams and returns its exit. On
 // every path out the container is removed.
-func (b Backend) Launch(p *policy.Plan, lio policy.LaunchIO) (*policy.Outcome, error) {
+func (b Backend) Launch(p *policy.Plan, lio backend.LaunchIO) (*backend.Outcome, error) {
 	begin := time.Now()
 	ctx := context.Background()
 	c, err := connect(ctx)
@@ -74,7 +75,7 @@ func (b Backend) Launch(p *policy.Plan, lio policy.LaunchIO) (*policy.Outcome, e
 
 // prepare checks the daemon and image, opens the gate and holds every bind
 // source open, in that order, before anything is created.
-func (b Backend) prepare(ctx context.Context, c *engine.Client, p *policy.Plan, lio policy.LaunchIO) (*launch, error) {
+func (b Backend) prepare(ctx context.Context, c *engine.Client, p *policy.Plan, lio backend.LaunchIO) (*launch, error) {
 	if err := unsupported(p); err != nil {
 		return nil, err
 	}
@@ -152,7 +153,7 @@ func proxySocket(p *policy.Plan, sock string) (string, error) {
 	return real, nil
 }
 
-func (b Backend) runDir(lio policy.LaunchIO) string {
+func (b Backend) runDir(lio backend.LaunchIO) string {
 	if lio.RunDir != "" {
 		return lio.RunDir
 	}
@@ -170,7 +171,7 @@ func (b Backend) warn(msg string) {
 	fmt.Fprintln(os.Stderr, msg)
 }
 
-func withStreams(io policy.LaunchIO) policy.LaunchIO {
+func withStreams(io backend.LaunchIO) backend.LaunchIO {
 	if io.Stdin == nil {
 		io.Stdin = os.Stdin
 	}
@@ -181,4 +182,26 @@ func withStreams(io policy.LaunchIO) policy.LaunchIO {
 		io.Stderr = os.Stderr
 	}
 	return io
+}
+
+// Available implements backend.Backend.
+func (b Backend) Available(ctx context.Context) backend.Availability {
+	st := Probe(ctx, "")
+	return backend.Availability{Backend: "docker", Available: st.Available, Why: st.Reason}
+}
+
+// Lacks implements backend.Backend.
+func (Backend) Lacks(p *policy.Plan) []string {
+	if err := unsupported(p); err != nil {
+		return []string{err.Error()}
+	}
+	return nil
+}
+
+// Live implements backend.Backend.
+func (Backend) Live(ctx context.Context) ([]string, error) { return LiveSandboxes(ctx) }
+
+// Cleanup implements backend.Backend: containers whose owning acbox is gone.
+func (Backend) Cleanup(ctx context.Context, live func(id string) bool) ([]string, error) {
+	return RemoveOrphans(ctx)
 }

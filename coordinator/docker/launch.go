@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 	"github.com/acbox/acbox/coordinator/policy"
 )
@@ -21,7 +22,7 @@ type launch struct {
 	s     *setup
 	gate  *startGate
 	held  *held
-	io    policy.LaunchIO
+	io    backend.LaunchIO
 	id    string // container id once created
 	begin time.Time
 	exit  chan exitResult
@@ -56,7 +57,7 @@ func (l *launch) remove() {
 	}
 }
 
-func (l *launch) run(ctx context.Context) (*policy.Outcome, error) {
+func (l *launch) run(ctx context.Context) (*backend.Outcome, error) {
 	// Caught from the start, so a signal sent during setup cannot kill
 	// acbox with its default action and orphan the container; supervise
 	// passes held signals on once the member is released.

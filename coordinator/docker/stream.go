@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/docker/engine"
 	"github.com/acbox/acbox/coordinator/policy"
 )
@@ -48,10 +49,10 @@ func (l *launch) attach(ctx context.Context) (*streams, error) {
 
 // supervise runs after release: it relays stdin (and the terminal), passes
 // signals on and returns the member's exit once the container is gone.
-func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report) (*policy.Outcome, error) {
+func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report) (*backend.Outcome, error) {
 	defer st.conn.Close()
 	if l.io.OnReady != nil {
-		l.io.OnReady(policy.Started{ID: l.s.id, Pid: l.pid, Report: rep})
+		l.io.OnReady(backend.Started{ID: l.s.id, Pid: l.pid, Report: rep})
 	}
 	if l.s.plan.TTY {
 		st.restore = l.terminal(ctx)
@@ -71,7 +72,7 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report)
 				return nil, fmt.Errorf("%w: waiting for container %s: %v", policy.ErrCannotSandbox, l.s.name(), r.err)
 			}
 			l.id = "" // removed by the daemon (AutoRemove)
-			return &policy.Outcome{Code: r.code, Report: rep, Duration: time.Since(l.begin)}, nil
+			return &backend.Outcome{Code: r.code, Report: rep, Duration: time.Since(l.begin)}, nil
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -162,7 +163,7 @@ func (r *Runner) ProxyMode() ([]Line, error) {
 	c.Wait()
 	timer.Stop()
 	code := c.ProcessState.ExitCode()
-	return r.complete(lines, Selection{Only: proxyIDs()}, &policy.Outcome{Code: code}), nil
+	return r.complete(lines, Selection{Only: proxyIDs()}, &backend.Outcome{Code: code}), nil
 }
 
 func proxyIDs() []string {

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
@@ -25,11 +26,11 @@ type Runner struct {
 	Watchdog time.Duration // kill a sandbox after this; 0: two minutes
 	// Backend launches the sandboxes; nil: the native one. Under docker
 	// the backend binds Exe at MemberPath itself, as the container's init.
-	Backend policy.Backend
+	Backend backend.Backend
 	Image   string // the docker image; empty: the backend's default
 }
 
-func (r *Runner) backend() policy.Backend {
+func (r *Runner) backend() backend.Backend {
 	if r.Backend == nil {
 		return nsjail.Backend{}
 	}
@@ -158,7 +159,7 @@ func (r *Runner) run(adjust func(*policy.Spec), sel Selection) ([]Line, error) {
 	got := make(chan []Line, 1)
 	go func() { got <- readLines(pr); pr.Close() }()
 	onReady, stop := r.watchdog()
-	res, err := r.backend().Launch(plan, policy.LaunchIO{Stdin: null, Stdout: pw, Stderr: stderr, OnReady: onReady})
+	res, err := r.backend().Launch(plan, backend.LaunchIO{Stdin: null, Stdout: pw, Stderr: stderr, OnReady: onReady})
 	stop()
 	pw.Close()
 	lines := <-got
@@ -171,14 +172,14 @@ func (r *Runner) run(adjust func(*policy.Spec), sel Selection) ([]Line, error) {
 // watchdog kills the sandbox's pid 1 (native: the helper; docker: the
 // container's init) if it outlives r.Watchdog; stop must be called once
 // Launch returns, before the pid can be reused.
-func (r *Runner) watchdog() (onReady func(policy.Started), stop func()) {
+func (r *Runner) watchdog() (onReady func(backend.Started), stop func()) {
 	d := r.Watchdog
 	if d == 0 {
 		d = 2 * time.Minute
 	}
 	var mu sync.Mutex
 	var t *time.Timer
-	onReady = func(st policy.Started) {
+	onReady = func(st backend.Started) {
 		mu.Lock()
 		defer mu.Unlock()
 		t = time.AfterFunc(d, func() { syscall.Kill(st.Pid, syscall.SIGKILL) })
@@ -216,7 +217,7 @@ func readLines(rd io.Reader) []Line {
 
 // complete adds a line for every selected probe that did not report: the
 // sandbox ended first (a destructive probe that killed it) or never ran it.
-func (r *Runner) complete(lines []Line, sel Selection, res *policy.Outcome) []Line {
+func (r *Runner) complete(lines []Line, sel Selection, res *backend.Outcome) []Line {
 	seen := map[string]bool{}
 	for _, l := range lines {
 		seen[l.ID] = true

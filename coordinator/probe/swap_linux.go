@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -47,7 +48,7 @@ func (r *Runner) swapped(swap func(dir string) error) (error, error) {
 		return nil, err
 	}
 	defer null.Close()
-	_, lerr := r.backend().Launch(plan, policy.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
+	_, lerr := r.backend().Launch(plan, backend.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
 	return lerr, nil
 }
 

@@ -12,13 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/coordinator/docker/engine"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // launch runs a plan through the backend in this process, with hooks.
-func (e *env) launch(t *testing.T, spec policy.Spec, hooks docker.Hooks) (*policy.Outcome, error) {
+func (e *env) launch(t *testing.T, spec policy.Spec, hooks docker.Hooks) (*backend.Outcome, error) {
 	t.Helper()
 	h, err := policy.HostFromEnv()
 	if err != nil {
@@ -33,7 +34,7 @@ func (e *env) launch(t *testing.T, spec policy.Spec, hooks docker.Hooks) (*polic
 	null, _ := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	defer null.Close()
 	b := docker.Backend{Exe: e.bin, Hooks: hooks}
-	return b.Launch(p, policy.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
+	return b.Launch(p, backend.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
 }
 
 // TestSymlinkSwapCaught swaps a read grant for a symlink to another

@@ -25,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
@@ -87,7 +88,7 @@ func newWorld(t *testing.T) *world {
 
 // one runs a sandbox the way `acbox run` does: resolve, admit into the
 // registry, a private run directory, launch, release.
-func (w *world) one(b policy.Backend, spec policy.Spec) error {
+func (w *world) one(b backend.Backend, spec policy.Spec) error {
 	plan, err := policy.Resolve(spec, w.host)
 	if err != nil {
 		return err
@@ -112,7 +113,7 @@ func (w *world) one(b policy.Backend, spec policy.Spec) error {
 		return err
 	}
 	defer stderr.Close()
-	out, err := b.Launch(plan, policy.LaunchIO{ID: id, Stdin: w.null, Stdout: w.null, Stderr: stderr})
+	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: w.null, Stdout: w.null, Stderr: stderr})
 	if err != nil {
 		msg, _ := os.ReadFile(stderr.Name())
 		return fmt.Errorf("sandbox %s: %w\nits stderr: %s", id, err, msg)
@@ -124,7 +125,7 @@ func (w *world) one(b policy.Backend, spec policy.Spec) error {
 }
 
 // many runs n sandboxes, width at a time, and returns the first error.
-func (w *world) many(b policy.Backend, spec policy.Spec, n, width int) error {
+func (w *world) many(b backend.Backend, spec policy.Spec, n, width int) error {
 	jobs := make(chan int)
 	errs := make(chan error, n)
 	var wg sync.WaitGroup
