@@ -52,9 +52,17 @@ test: unit integration soak
 # bench: startup against bare exec and bubblewrap, setup phases, memory of
 # the parent and pid 1; proxy throughput, setup latency and idle-tunnel
 # memory against direct loopback. Figures go to docs/benchmarks.md.
-bench: build
-	ACBOX_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags bench -v -run 'TestStartup|TestMemory|TestProxyPath' ./tests/bench/ | grep -v '^[=-]'
+# PREV is the previous release, built the way its own Makefile built it, for
+# TestBinary's side-by-side size and package-init figures.
+PREV     ?= 10fa06a
+PREV_BIN := bin/acbox-prev
+bench: build $(PREV_BIN)
+	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_PREV_BIN=$(CURDIR)/$(PREV_BIN) $(GO) test -count=1 -tags bench -v -run 'TestBinary|TestStartup|TestMemory|TestProxyPath' ./tests/bench/ | grep -v '^[=-]'
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem ./egress/
+
+$(PREV_BIN):
+	d=$$(mktemp -d) && git archive $(PREV) | tar -x -C $$d && \
+	  (cd $$d && CGO_ENABLED=0 $(GO) build -tags netgo,osusergo -o $(CURDIR)/$(PREV_BIN) ./cmd/acbox) && rm -rf $$d
 
 # fuzz: every Fuzz target of every package, FUZZTIME each.
 FUZZTIME ?= 10s
