@@ -35,7 +35,7 @@ unit: deps build
 # and as root (the test setup creates $(TESTUSER) when run as root).
 integration: deps build
 	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) CGO_ENABLED=1 \
-	  $(GO) test -p 1 -count=1 -tags integration -timeout 20m ./tests/...
+	  $(GO) test -p 1 -count=1 -tags integration -timeout 20m ./tests/... ./coordinator/probe/
 	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) node --test tests/contract/
 
 # soak: 1,000 sandboxes one after another and 20 at a time from one
