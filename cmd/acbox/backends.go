@@ -2,49 +2,61 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
+	"os"
 
+	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 	"github.com/acbox/acbox/nsjail"
 )
 
-// backends maps a plan's backend name to its implementation. "auto" picks
-// native when this host can sandbox, else docker.
-var backends = map[string]func() (backend.Backend, error){
-	"native": func() (backend.Backend, error) { return nsjail.Backend{}, nil },
-	"docker": func() (backend.Backend, error) { return docker.Backend{}, nil },
+// backends are the backends of this build, one line each; the launcher
+// picks among them by the plan's backend name.
+func backends() []backend.Backend {
+	return []backend.Backend{
+		native{},
+		docker.Backend{},
+	}
 }
 
-func backendFor(name string) (backend.Backend, error) {
-	if name == "auto" {
-		if st := nativeStatus(); st.Available {
-			name = "native"
-		} else {
-			name = "docker"
-		}
-	}
-	f, ok := backends[name]
-	if !ok {
-		return nil, fmt.Errorf("%w: backend %q is not available in this build; use --backend native", policy.ErrCannotSandbox, name)
-	}
-	return f()
+// native is the native backend with the two answers cmd/acbox still
+// gives for it (interim, until package nsjail gives them itself): its
+// availability is a real test sandbox (status.go), and acbox plan's
+// expected report.
+type native struct{ nsjail.Backend }
+
+func (native) Available(ctx context.Context) backend.Availability {
+	st := nativeStatus()
+	return backend.Availability{Backend: st.Backend, Available: st.Available, Why: st.Reason}
 }
 
-// The docker backend's orphans: containers whose owning acbox is gone. A
-// host without a reachable daemon has none to remove.
-func init() {
-	gcHooks = append(gcHooks, func(w io.Writer) error {
-		names, err := docker.RemoveOrphans(context.Background())
-		if err != nil {
-			fmt.Fprintf(w, "docker: skipped: %v\n", err)
-			return nil
-		}
-		for _, n := range names {
-			fmt.Fprintf(w, "removed container %s\n", n)
-		}
-		return nil
-	})
+func (native) Expect(p *policy.Plan) *policy.Report { return nsjail.Expect(p) }
+
+// newLauncher wires the launcher of this process: the host, its
+// registry, the backends, the egress proxy, the events and the checks
+// after the run.
+func newLauncher(h policy.Host, events *coordinator.Events) (*coordinator.Launcher, error) {
+	reg, err := registry.OpenRegistry(h.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	return &coordinator.Launcher{Host: h, Registry: reg, Backends: backends(), Proxies: coordinator.EgressProxies{},
+		Events: events, Checks: afterRunChecks{}}, nil
+}
+
+// hostLauncher is the launcher for ps, stop and gc: this user's registry
+// and the backends, nothing to launch.
+func hostLauncher() (*coordinator.Launcher, error) {
+	h, err := policy.HostFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return newLauncher(h, nil)
+}
+
+// stdio are this process's standard streams, which a member inherits.
+func stdio(in *os.File) coordinator.Stdio {
+	return coordinator.Stdio{In: in, Out: os.Stdout, Err: os.Stderr}
 }

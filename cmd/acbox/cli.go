@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -86,10 +87,10 @@ func report(err error, errw io.Writer) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	var ce codeError
-	if errors.As(err, &ce) {
-		fmt.Fprintln(errw, "acbox:", ce.msg)
-		return ce.code
+	var be *coordinator.BrokerError
+	if errors.As(err, &be) {
+		fmt.Fprintln(errw, "acbox:", be.Msg)
+		return be.Code
 	}
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)

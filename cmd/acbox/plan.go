@@ -3,8 +3,9 @@ package main
 import (
 	"encoding/json"
 
+	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/nsjail"
 )
 
 // PlanCmd prints the resolved plan as JSON and runs nothing.
@@ -12,8 +13,8 @@ type PlanCmd struct {
 	LaunchFlags
 }
 
-// planView is the plan with, for the native backend, the report it expects
-// to enforce on this host (the same structure a launch's --report has).
+// planView is the plan with, for a backend that can say (backend.Expecter),
+// the report it expects to enforce on this host (the same structure a launch's --report has).
 type planView struct {
 	*policy.Plan
 	Expected *policy.Report `json:"expected_report,omitempty"`
@@ -26,8 +27,9 @@ func (c *PlanCmd) Run(s *Streams) error {
 		return err
 	}
 	v := planView{Plan: plan}
-	if plan.Backend == "native" {
-		v.Expected = nsjail.Expect(plan)
+	l := coordinator.Launcher{Backends: backends()}
+	if e, ok := l.Backend(plan.Backend).(backend.Expecter); ok {
+		v.Expected = e.Expect(plan)
 	}
 	b, _ := json.MarshalIndent(v, "", "  ")
 	_, err = s.Out.Write(append(b, '\n'))

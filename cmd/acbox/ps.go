@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -8,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
 )
 
@@ -20,16 +20,14 @@ type PsCmd struct {
 
 // Run reaps, lists and prints.
 func (c *PsCmd) Run(s *Streams) error {
-	reg, err := openRegistry()
+	l, err := hostLauncher()
 	if err != nil {
 		return err
 	}
-	dead, err := reg.Reap()
-	cleanAfter(dead)
-	if err != nil {
+	if _, err := l.Reap(context.Background()); err != nil {
 		return err
 	}
-	list, err := reg.List()
+	list, err := l.Registry.List()
 	if err != nil {
 		return err
 	}
@@ -48,14 +46,6 @@ func (c *PsCmd) Run(s *Streams) error {
 			time.Since(e.Started).Round(time.Second), limits(e), accessSummary(e.Access), labels(e.Labels))
 	}
 	return w.Flush()
-}
-
-func openRegistry() (*registry.Registry, error) {
-	h, err := policy.HostFromEnv()
-	if err != nil {
-		return nil, err
-	}
-	return registry.OpenRegistry(h.StateDir)
 }
 
 func owner(e registry.Entry) string {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 
+	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -16,23 +18,16 @@ type RunCmd struct {
 	Report   string `placeholder:"FILE" help:"Write the enforcement report as JSON to FILE."`
 }
 
-// Run resolves the plan, launches it and passes the member's status on.
-// Inside a delegating sandbox it asks the broker outside instead.
+// Run builds the spec and has the launcher run it, passing the member's
+// status on. Inside a delegating sandbox it asks the broker outside
+// instead.
 func (c *RunCmd) Run(s *Streams) error {
 	events, err := openEvents(c.StatusFd)
 	if err != nil {
 		return err
 	}
 	if os.Getenv("ACBOX_SOCKET") == policy.DelegateSocket {
-		spec, err := c.specOnly(s.In)
-		if err != nil {
-			return err
-		}
-		spec.Delegate = spec.Delegate || c.Delegate
-		if err := policy.CheckNoNUL(spec); err != nil {
-			return err
-		}
-		return runNested(policy.DelegateSocket, spec, events, s, c.Report)
+		return c.nested(s, events)
 	}
 	h, err := policy.HostFromEnv()
 	if err != nil {
@@ -46,14 +41,18 @@ func (c *RunCmd) Run(s *Streams) error {
 	if err := policy.CheckNoNUL(spec); err != nil {
 		return err
 	}
-	var check func(*policy.Plan) error
+	req := coordinator.Request{Spec: spec, Stdio: stdio(s.In), Report: c.Report != ""}
 	if prof != nil {
-		check = prof.Check
+		req.Check = prof.Check
 	}
-	// The write grants are checked after every run (launch.go's afterRun;
-	// scan.go): set-id files and devices that appeared are named on
-	// standard error, set-id bits cleared. --report adds the whole scan.
-	r, err := runSpec(spec, h, events, stdio{s.In, os.Stdout, os.Stderr}, check, c.Report != "")
+	l, err := newLauncher(h, events)
+	if err != nil {
+		return err
+	}
+	// The write grants are checked after every run (checks.go): set-id
+	// files and devices that appeared are named on standard error, set-id
+	// bits cleared. --report adds the whole scan.
+	r, err := l.Run(context.Background(), req)
 	if r != nil && r.Outcome != nil {
 		if werr := writeReport(c.Report, r.Report, r.Scan); werr != nil && err == nil {
 			err = werr
@@ -65,7 +64,29 @@ func (c *RunCmd) Run(s *Streams) error {
 	return exitError{code: r.Code}
 }
 
-func openEvents(fd int) (*policy.Events, error) {
+// nested sends the launch to the broker of the delegating sandbox this
+// process runs in.
+func (c *RunCmd) nested(s *Streams, events *coordinator.Events) error {
+	spec, err := c.specOnly(s.In)
+	if err != nil {
+		return err
+	}
+	spec.Delegate = spec.Delegate || c.Delegate
+	if err := policy.CheckNoNUL(spec); err != nil {
+		return err
+	}
+	var report func(*policy.Report, json.RawMessage) error
+	if c.Report != "" {
+		report = func(r *policy.Report, scan json.RawMessage) error { return writeReport(c.Report, r, scan) }
+	}
+	code, err := coordinator.Nested(policy.DelegateSocket, spec, stdio(s.In), events, report)
+	if err != nil {
+		return err
+	}
+	return exitError{code: code}
+}
+
+func openEvents(fd int) (*coordinator.Events, error) {
 	if fd < 0 {
 		return nil, nil
 	}
@@ -74,19 +95,22 @@ func openEvents(fd int) (*policy.Events, error) {
 	}
 	f := os.NewFile(uintptr(fd), "status")
 	if _, err := f.Stat(); err != nil {
-		return nil, fmt.Errorf("%w: --status-fd %d is not open: %v", policy.ErrInvalid, fd, err)
+		return nil, fmt.Errorf("%w: --status-fd %d is not open: %w", policy.ErrInvalid, fd, err)
 	}
-	return policy.NewEvents(f), nil
+	return coordinator.NewEvents(f), nil
 }
 
 // writeReport writes the report, with the exit scan when there is one.
-func writeReport(path string, r *policy.Report, scan *ExitScan) error {
+func writeReport(path string, r *policy.Report, scan any) error {
 	if path == "" || r == nil {
 		return nil
 	}
+	if raw, ok := scan.(json.RawMessage); ok && len(raw) == 0 {
+		scan = nil
+	}
 	b, _ := json.MarshalIndent(struct {
 		*policy.Report
-		ExitScan *ExitScan `json:"exit_scan,omitempty"`
+		ExitScan any `json:"exit_scan,omitempty"`
 	}{r, scan}, "", "  ")
 	return os.WriteFile(path, append(b, '\n'), 0o600)
 }

@@ -1,17 +1,8 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"sort"
-	"syscall"
+	"context"
 	"time"
-
-	"golang.org/x/sys/unix"
-
-	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // StopCmd stops one sandbox and every process in it: SIGTERM to the acbox
@@ -25,185 +16,11 @@ type StopCmd struct {
 	Grace time.Duration `default:"5s" help:"Time between SIGTERM and SIGKILL."`
 }
 
-// killWait bounds the wait for a SIGKILLed owner and its helper to go.
-const killWait = 5 * time.Second
-
 // Run stops the sandbox and prints how.
 func (c *StopCmd) Run(s *Streams) error {
-	reg, err := openRegistry()
+	l, err := hostLauncher()
 	if err != nil {
 		return err
 	}
-	dead, _ := reg.Reap()
-	cleanAfter(dead)
-	e, err := reg.Get(c.ID)
-	if errors.Is(err, registry.ErrNoSandbox) {
-		return fmt.Errorf("%w: %v", policy.ErrInvalid, err)
-	}
-	if err != nil {
-		return err
-	}
-	if e.Owner() == registry.OwnerElsewhere {
-		return fmt.Errorf("%w: sandbox %s belongs to another pid namespace; stop it from there", policy.ErrRefused, e.ID)
-	}
-	for _, k := range append(descendants(reg, e.ID), e) {
-		k, err := withHelper(reg, k)
-		if err != nil {
-			return err
-		}
-		how, err := stopOne(k, c.Grace)
-		if err != nil {
-			return err
-		}
-		cleanAfter([]registry.Entry{k})
-		reg.Remove(k.ID)
-		fmt.Fprintf(s.Out, "%s stopped (%s)\n", k.ID, how)
-	}
-	return nil
-}
-
-// descendants lists the sandboxes launched, directly or not, through the
-// broker of id, deepest first.
-func descendants(reg *registry.Registry, id string) []registry.Entry {
-	all, _ := reg.List()
-	var out []registry.Entry
-	want := map[string]bool{id: true}
-	for changed := true; changed; {
-		changed = false
-		for _, e := range all {
-			if want[e.Parent] && !want[e.ID] {
-				want[e.ID], changed = true, true
-				out = append(out, e)
-			}
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Depth > out[j].Depth })
-	return out
-}
-
-// startWait bounds the wait for a starting nested sandbox's pid 1 to be
-// recorded.
-var startWait = 5 * time.Second
-
-// withHelper returns the entry of a nested sandbox once its pid 1 is
-// recorded (the registry gets it when pid 1 reports ready). A nested
-// sandbox shares its owner with its requester, so stopping it through the
-// owner would stop the whole tree: a child still starting is waited for,
-// and refused if it never records a pid 1.
-func withHelper(reg *registry.Registry, e registry.Entry) (registry.Entry, error) {
-	for end := time.Now().Add(startWait); e.Depth > 0 && e.HelperPid <= 0; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(end) {
-			return e, fmt.Errorf("%w: nested sandbox %s has not started (no pid 1 recorded after %v); try again, or stop its requester %s", policy.ErrCannotSandbox, e.ID, startWait, e.Parent)
-		}
-		next, err := reg.Get(e.ID)
-		if errors.Is(err, registry.ErrNoSandbox) {
-			return e, nil // ended meanwhile: stopOne finds no pid 1 and says so
-		}
-		if err != nil {
-			return e, err
-		}
-		e = next
-	}
-	return e, nil
-}
-
-// stopOne stops a sandbox launched from the host through its owner, and a
-// nested one (which shares its owner with its requester) through its own
-// pid 1: SIGTERM, which pid 1 forwards to the member, then SIGKILL, which
-// ends the whole pid namespace.
-func stopOne(e registry.Entry, grace time.Duration) (string, error) {
-	if e.Depth == 0 {
-		return stopOwner(e, grace)
-	}
-	helper, err := pin(e.HelperPid, e.HelperStart)
-	if err != nil {
-		return "already gone", nil
-	}
-	defer unix.Close(helper)
-	unix.PidfdSendSignal(helper, unix.SIGTERM, nil, 0)
-	if exited(helper, grace) {
-		return "SIGTERM to its pid 1", nil
-	}
-	unix.PidfdSendSignal(helper, unix.SIGKILL, nil, 0)
-	if !exited(helper, killWait) {
-		return "", fmt.Errorf("the pid 1 (%d) of %s survived SIGKILL for %v", e.HelperPid, e.ID, killWait)
-	}
-	return fmt.Sprintf("SIGKILL to its pid 1 after %v", grace), nil
-}
-
-// stopOwner signals the owner through a pidfd, so the signal can only
-// reach the process the entry names, never a later holder of its pid.
-func stopOwner(e registry.Entry, grace time.Duration) (string, error) {
-	owner, err := pin(e.OwnerPid, e.OwnerStart)
-	if err != nil {
-		return "already gone", nil
-	}
-	defer unix.Close(owner)
-	helper := -1
-	if e.HelperPid > 0 {
-		if helper, err = pin(e.HelperPid, e.HelperStart); err == nil {
-			defer unix.Close(helper)
-		}
-	}
-	how := "SIGTERM"
-	unix.PidfdSendSignal(owner, unix.SIGTERM, nil, 0)
-	if !exited(owner, grace) {
-		how = fmt.Sprintf("SIGKILL after %v", grace)
-		unix.PidfdSendSignal(owner, unix.SIGKILL, nil, 0)
-		if !exited(owner, killWait) {
-			return "", fmt.Errorf("owner %d of %s survived SIGKILL for %v", e.OwnerPid, e.ID, killWait)
-		}
-	}
-	if helper >= 0 && !exited(helper, killWait) {
-		return "", fmt.Errorf("the sandbox's pid 1 (%d) outlived its owner for %v; kill it with kill -9 %d", e.HelperPid, killWait, e.HelperPid)
-	}
-	return how, nil
-}
-
-// pin opens a pidfd for pid and then checks that it is still the process
-// that started at start and belongs to this user.
-func pin(pid int, start uint64) (int, error) {
-	fd, err := unix.PidfdOpen(pid, 0)
-	if err != nil {
-		return -1, os.NewSyscallError("pidfd_open", err)
-	}
-	got, err := registry.ProcStart(pid)
-	if err == nil && got != start {
-		err = errors.New("pid reused")
-	}
-	if err == nil {
-		err = ownedByMe(pid)
-	}
-	if err != nil {
-		unix.Close(fd)
-		return -1, err
-	}
-	return fd, nil
-}
-
-func ownedByMe(pid int) error {
-	fi, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
-	if err != nil {
-		return err
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%w: process %d belongs to another user", policy.ErrRefused, pid)
-	}
-	return nil
-}
-
-// exited waits up to d for the pidfd's process to exit.
-func exited(pidfd int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for {
-		ms := int(time.Until(deadline).Milliseconds())
-		if ms < 0 {
-			ms = 0
-		}
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}, ms)
-		if err == unix.EINTR {
-			continue
-		}
-		return err == nil && n > 0
-	}
+	return l.Stop(context.Background(), c.ID, c.Grace, s.Out)
 }

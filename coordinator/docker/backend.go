@@ -203,5 +203,9 @@ func (Backend) Live(ctx context.Context) ([]string, error) { return LiveSandboxe
 
 // Cleanup implements backend.Backend: containers whose owning acbox is gone.
 func (Backend) Cleanup(ctx context.Context, live func(id string) bool) ([]string, error) {
-	return RemoveOrphans(ctx)
+	names, err := RemoveOrphans(ctx)
+	for i, n := range names {
+		names[i] = "container " + n
+	}
+	return names, err
 }

@@ -1,4 +1,4 @@
-package main
+package coordinator
 
 import (
 	"encoding/binary"
@@ -76,7 +76,7 @@ func TestBrokerEndClosesRequests(t *testing.T) {
 	defer func(b time.Duration) { bodyWait = b }(bodyWait)
 	bodyWait = time.Minute // end must not rely on the deadline
 	dir := t.TempDir()
-	b, err := startBroker("test", dir, policy.Host{StateDir: dir}, nil)
+	b, err := startBroker(&Launcher{Host: policy.Host{StateDir: dir}}, "test", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package coordinator
 
 import (
 	"bufio"
@@ -12,34 +12,42 @@ import (
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
-// runNested is `acbox run` inside a sandbox that may delegate: instead of
+// Nested is `acbox run` inside a sandbox that may delegate: instead of
 // creating namespaces (which seccomp refuses), it sends the spec and its
-// standard streams to the broker outside, which launches the child as a
-// sibling sandbox no wider than this one, and relays its events and status.
-// With report set, the broker sends the child's enforcement report and exit
-// scan back, and they are written there as for a launch from the host.
-func runNested(sock string, spec policy.Spec, events *policy.Events, s *Streams, report string) error {
+// standard streams to the broker at sock (policy.DelegateSocket), which
+// launches the child as a sibling sandbox no wider than this one, and
+// relays the child's events to events. It returns the child's exit
+// status, or the broker's refusal as a *BrokerError carrying its exit
+// status. With report set, the broker sends the child's enforcement
+// report and exit scan back, and report is called with them.
+func Nested(sock string, spec policy.Spec, io Stdio, events *Events, report func(*policy.Report, json.RawMessage) error) (int, error) {
 	absolutize(&spec)
 	passEnvHere(&spec)
 	addr := &net.UnixAddr{Name: sock, Net: "unix"}
 	c, err := net.DialUnix("unix", nil, addr)
 	if err != nil {
-		return fmt.Errorf("%w: nested launch: cannot reach the broker at %s: %v", policy.ErrCannotSandbox, sock, err)
+		return 0, fmt.Errorf("%w: nested launch: cannot reach the broker at %s: %w", policy.ErrCannotSandbox, sock, err)
 	}
 	defer c.Close()
-	if err := sendRequest(c, nestedRequest{Spec: spec, Report: report != ""}, []*os.File{s.In, os.Stdout, os.Stderr}); err != nil {
-		return fmt.Errorf("%w: nested launch: %v", policy.ErrCannotSandbox, err)
+	if err := sendRequest(c, nestedRequest{Spec: spec, Report: report != nil}, []*os.File{io.In, io.Out, io.Err}); err != nil {
+		return 0, fmt.Errorf("%w: nested launch: %w", policy.ErrCannotSandbox, err)
 	}
 	return readReplies(bufio.NewReader(c), events, report)
 }
 
-func readReplies(r *bufio.Reader, events *policy.Events, report string) error {
+// clientReply is a reply as the client reads it: the exit scan stays JSON.
+type clientReply struct {
+	nestedReply
+	ExitScan json.RawMessage `json:"exit_scan,omitempty"`
+}
+
+func readReplies(r *bufio.Reader, events *Events, report func(*policy.Report, json.RawMessage) error) (int, error) {
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
-			return fmt.Errorf("%w: nested launch: the broker went away", policy.ErrCannotSandbox)
+			return 0, fmt.Errorf("%w: nested launch: the broker went away", policy.ErrCannotSandbox)
 		}
-		var rep nestedReply
+		var rep clientReply
 		if json.Unmarshal(line, &rep) != nil {
 			continue
 		}
@@ -47,13 +55,15 @@ func readReplies(r *bufio.Reader, events *policy.Events, report string) error {
 		case rep.Event != nil:
 			events.Emit(*rep.Event)
 		case rep.Report != nil:
-			if err := writeReport(report, rep.Report, rep.ExitScan); err != nil {
-				return err
+			if report != nil {
+				if err := report(rep.Report, rep.ExitScan); err != nil {
+					return 0, err
+				}
 			}
 		case rep.Exit != nil:
-			return exitError{code: *rep.Exit}
+			return *rep.Exit, nil
 		case rep.Error != "":
-			return codeError{msg: rep.Error, code: rep.Code}
+			return 0, &BrokerError{Msg: rep.Error, Code: rep.Code}
 		}
 	}
 }
@@ -106,10 +116,10 @@ func insideAny(p string, dirs []string) bool {
 	return false
 }
 
-// codeError is a refusal relayed from the broker with its exit status.
-type codeError struct {
-	msg  string
-	code int
+// BrokerError is a refusal relayed from the broker with its exit status.
+type BrokerError struct {
+	Msg  string
+	Code int
 }
 
-func (e codeError) Error() string { return e.msg }
+func (e *BrokerError) Error() string { return e.Msg }

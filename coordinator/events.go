@@ -1,4 +1,4 @@
-package policy
+package coordinator
 
 import (
 	"encoding/json"

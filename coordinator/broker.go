@@ -1,6 +1,7 @@
-package main
+package coordinator
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,10 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/coordinator/registry"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // broker serves nested launches for one delegating sandbox. It knows the
@@ -25,8 +24,7 @@ type broker struct {
 	id     string // the requesting sandbox
 	ln     *net.UnixListener
 	path   string
-	host   policy.Host
-	events *policy.Events
+	l      *Launcher // launches the children, and finds them to stop
 	parent *policy.Plan
 	wg     sync.WaitGroup
 	mu     sync.Mutex
@@ -41,17 +39,22 @@ const maxBrokerConns = 64
 // after stopping them.
 const brokerEndWait = 30 * time.Second
 
-func startBroker(id, dir string, host policy.Host, events *policy.Events) (*broker, error) {
+// startBroker listens on a 0600 socket in the sandbox's run directory;
+// its children are launched through l.
+func startBroker(l *Launcher, id, dir string) (*broker, error) {
 	path := filepath.Join(dir, "broker.sock")
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
-		return nil, fmt.Errorf("%w: broker: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: broker: %w", policy.ErrCannotSandbox, err)
 	}
+	var c Cleanup
+	defer c.Clean()
+	c.Add(func() { ln.Close() })
 	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
 		return nil, err
 	}
-	return &broker{id: id, ln: ln, path: path, host: host, events: events, conns: map[*net.UnixConn]bool{}}, nil
+	c.Release()
+	return &broker{id: id, ln: ln, path: path, l: l, conns: map[*net.UnixConn]bool{}}, nil
 }
 
 // serve answers requests until stop; parent must be set first.
@@ -146,8 +149,8 @@ func (b *broker) end() error {
 
 // stopChildren stops every sandbox registered below this one.
 func (b *broker) stopChildren() {
-	reg, err := registry.OpenRegistry(b.host.StateDir)
-	if err != nil {
+	reg := b.l.Registry
+	if reg == nil {
 		return
 	}
 	for _, k := range descendants(reg, b.id) {
@@ -176,10 +179,11 @@ func (b *broker) handle(c *net.UnixConn) {
 	}
 	// Before resolving: the default /tmp and home sizes follow the limit.
 	inheritLimits(&req.Spec.Limits, b.parent.Limits)
-	relay := policy.NewEvents(eventRelay{c, b.events})
-	// The child's checks after the run (launch.go's afterRun) print their
-	// findings on files[2], the requester's standard error.
-	r, err := runSpec(req.Spec, b.host, relay, stdio{files[0], files[1], files[2]}, b.check, req.Report)
+	child := *b.l
+	child.Events = NewEvents(eventRelay{c, b.l.Events})
+	// The child's checks after the run (afterRun) print their findings on
+	// files[2], the requester's standard error.
+	r, err := child.Run(context.Background(), Request{Spec: req.Spec, Stdio: Stdio{files[0], files[1], files[2]}, Check: b.check, Report: req.Report})
 	if req.Report && r != nil && r.Outcome != nil {
 		reply(c, nestedReply{Report: r.Report, ExitScan: r.Scan})
 	}
@@ -195,8 +199,7 @@ func (b *broker) handle(c *net.UnixConn) {
 // never see the requester hang up.
 func (b *broker) refuseOwnEnds(files []*os.File) error {
 	for i, f := range files {
-		sa, err := unix.Getpeername(int(f.Fd()))
-		if su, ok := sa.(*unix.SockaddrUnix); err == nil && ok && su.Name == b.path {
+		if peer, err := sys.PeerPath(int(f.Fd())); err == nil && peer == b.path {
 			return fmt.Errorf("%w: nested launch: descriptor %d of the request is a connection to the broker itself; pass the standard streams", policy.ErrInvalid, i)
 		}
 	}
@@ -234,11 +237,11 @@ func reply(w io.Writer, r nestedReply) {
 // and to the outer acbox's own event stream.
 type eventRelay struct {
 	w     io.Writer
-	outer *policy.Events
+	outer *Events
 }
 
 func (e eventRelay) Write(line []byte) (int, error) {
-	var ev policy.Event
+	var ev Event
 	if err := json.Unmarshal(line, &ev); err != nil {
 		return len(line), nil
 	}

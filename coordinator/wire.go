@@ -1,4 +1,4 @@
-package main
+package coordinator
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // The nested-launch wire protocol, on a Unix stream socket:
@@ -24,17 +25,18 @@ import (
 //	                  {"exit": N} or {"error": "...", "code": N}
 type nestedRequest struct {
 	Spec   policy.Spec `json:"spec"`
-	Report bool             `json:"report,omitempty"` // send the enforcement report and exit scan back
+	Report bool        `json:"report,omitempty"` // send the enforcement report and exit scan back
 }
 
 type nestedReply struct {
-	Event *policy.Event `json:"event,omitempty"`
-	Exit  *int               `json:"exit,omitempty"`
-	Error string             `json:"error,omitempty"`
-	Code  int                `json:"code,omitempty"`
+	Event *Event `json:"event,omitempty"`
+	Exit  *int   `json:"exit,omitempty"`
+	Error string `json:"error,omitempty"`
+	Code  int    `json:"code,omitempty"`
 	// Report and ExitScan come just before Exit when the request asked.
+	// The broker sends its Result.Scan; the client passes the JSON on.
 	Report   *policy.Report `json:"report,omitempty"`
-	ExitScan *ExitScan           `json:"exit_scan,omitempty"`
+	ExitScan any            `json:"exit_scan,omitempty"`
 }
 
 func sendRequest(c *net.UnixConn, req nestedRequest, files []*os.File) error {
@@ -108,7 +110,7 @@ func decodeRequest(body []byte) (nestedRequest, error) {
 		Report bool            `json:"report"`
 	}
 	if err := policy.DecodeStrict(body, &raw); err != nil {
-		return nestedRequest{}, fmt.Errorf("%w: nested launch: request: %v; send only spec and report", policy.ErrInvalid, err)
+		return nestedRequest{}, fmt.Errorf("%w: nested launch: request: %w; send only spec and report", policy.ErrInvalid, err)
 	}
 	if raw.Spec == nil {
 		return nestedRequest{}, fmt.Errorf("%w: nested launch: the request has no spec", policy.ErrInvalid)
@@ -132,12 +134,22 @@ func parseRights(oob []byte) ([]*os.File, error) {
 			return files, err
 		}
 		for _, fd := range fds {
-			unix.CloseOnExec(fd)
 			files = append(files, os.NewFile(uintptr(fd), "nested"))
+			if err := sys.CloseOnExec(fd); err != nil {
+				return files, err
+			}
 		}
 	}
 	if len(files) != 3 {
 		return files, errors.New("nested launch: want stdin, stdout and stderr")
 	}
 	return files, nil
+}
+
+// errText is an error's text without Go's path wrapping.
+func errText(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		err = pe.Err
+	}
+	return err.Error()
 }

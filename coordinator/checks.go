@@ -1,0 +1,92 @@
+package coordinator
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/acbox/acbox/coordinator/policy"
+)
+
+// Checks are the checks after the run, the seam through which the
+// launcher reaches the exit scan and the git-redirect guard. Both begin
+// before the launch and finish after every process of the sandbox has
+// ended, on every way out (the member's exit, a failed launch, a signal
+// held meanwhile). Each finding is named on the member's standard error;
+// what could not be checked or undone is a policy.ErrUnchecked error
+// (exit 124). A nil Checks runs none.
+type Checks interface {
+	// BeginScan begins the exit scan once the plan is final, before
+	// admission; full (Request.Report) also walks the write grants before
+	// the run and reports every class.
+	BeginScan(p *policy.Plan, full bool) (ScanCheck, error)
+	// WatchGit records the plan's protected repositories, just before the
+	// launch. A refusal (a work tree too large to check) stops the launch.
+	WatchGit(p *policy.Plan) (GitCheck, error)
+}
+
+// ScanCheck finishes one launch's exit scan.
+type ScanCheck interface {
+	// Finish walks the write grants after the run, undoes what it can,
+	// prints the findings on errw and returns the report's exit_scan
+	// section (JSON-marshalable) with gitMoved listed in it.
+	Finish(errw io.Writer, gitMoved []string) (any, error)
+}
+
+// GitCheck finishes one launch's git-redirect guard.
+type GitCheck interface {
+	// Quarantine moves aside what the member changed, says so on errw and
+	// returns the paths found.
+	Quarantine(errw io.Writer) ([]string, error)
+}
+
+// afterRun is the check after every process of the sandbox has ended:
+// first the nested children (broker.end: none can write after the
+// checks), then the git quarantine, then the exit scan. Whatever could
+// not be checked or undone is an ErrUnchecked error (exit 124).
+func afterRun(errw io.Writer, br *broker, git GitCheck, scan ScanCheck) (*Result, []string, error) {
+	errs := []error{br.end()}
+	var moved []string
+	if git != nil {
+		var err error
+		moved, err = git.Quarantine(errw)
+		errs = append(errs, err)
+	}
+	r := &Result{}
+	if scan != nil {
+		var err error
+		r.Scan, err = scan.Finish(errw, moved)
+		errs = append(errs, err)
+	}
+	return r, moved, firstError(errs)
+}
+
+// firstError is the first non-nil error, with the others' text after it
+// (each is also printed where it arose).
+func firstError(errs []error) error {
+	var first error
+	var more []string
+	for _, e := range errs {
+		switch {
+		case e == nil:
+		case first == nil:
+			first = e
+		default:
+			more = append(more, e.Error())
+		}
+	}
+	if first != nil && len(more) > 0 {
+		return fmt.Errorf("%w; and %s", first, strings.Join(more, "; and "))
+	}
+	return first
+}
+
+// lackError refuses a plan the chosen backend cannot give in full.
+type lackError struct {
+	backend string
+	lacks   []string
+}
+
+func (e *lackError) Error() string { return strings.Join(e.lacks, "; and ") }
+
+func (e *lackError) Unwrap() error { return policy.ErrRefused }

@@ -1,0 +1,47 @@
+package coordinator
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/acbox/acbox/coordinator/backend"
+	"github.com/acbox/acbox/coordinator/policy"
+)
+
+// choose turns the spec's backend "auto" into a name before the plan is
+// resolved, so the plan carries the backend it runs on and is never
+// changed after: "native" when that backend says this host can run it
+// now, else "docker". Any other name is left for policy.Resolve to judge.
+func (l *Launcher) choose(ctx context.Context, name string) string {
+	if name != "auto" {
+		return name
+	}
+	if b := l.Backend("native"); b != nil && b.Available(ctx).Available {
+		return "native"
+	}
+	return "docker"
+}
+
+// Backend is the backend called name, nil when there is none.
+func (l *Launcher) Backend(name string) backend.Backend {
+	for _, b := range l.Backends {
+		if b.Name() == name {
+			return b
+		}
+	}
+	return nil
+}
+
+// backendFor is the plan's backend, once it is known to give everything
+// the plan asks for: a plan the backend lacks anything for is refused,
+// each lack named (fail closed: never run with less than asked).
+func (l *Launcher) backendFor(plan *policy.Plan) (backend.Backend, error) {
+	b := l.Backend(plan.Backend)
+	if b == nil {
+		return nil, fmt.Errorf("%w: backend %q is not available in this build; use --backend native", policy.ErrCannotSandbox, plan.Backend)
+	}
+	if lacks := b.Lacks(plan); len(lacks) > 0 {
+		return nil, &lackError{backend: b.Name(), lacks: lacks}
+	}
+	return b, nil
+}

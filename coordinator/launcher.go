@@ -1,0 +1,184 @@
+package coordinator
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/acbox/acbox/coordinator/backend"
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
+)
+
+// Launcher runs launch specs in sandboxes. Its fields are its
+// collaborators; set them once and use the launcher from any number of
+// goroutines (the broker runs nested launches through the same one).
+type Launcher struct {
+	// Host is the user and machine the plans are resolved for.
+	Host policy.Host
+	// Registry is the host registry at Host.StateDir (admission, ps, stop).
+	Registry *registry.Registry
+	// Backends are the backends a spec may name; "auto" picks "native"
+	// when it says it is available, else "docker".
+	Backends []backend.Backend
+	// Proxies starts a plan's egress proxy; nil: EgressProxies{}.
+	Proxies ProxyFactory
+	// Events receives the started, egress and exited events; nil: none.
+	Events *Events
+	// Checks are the checks after the run; nil: none.
+	Checks Checks
+	// Exe is the acbox binary mounted into delegating sandboxes; empty:
+	// this process's executable.
+	Exe string
+	// NewID names a sandbox; nil: 12 random hex digits.
+	NewID func() string
+}
+
+// Stdio are the member's standard streams.
+type Stdio struct{ In, Out, Err *os.File }
+
+// Request is one launch.
+type Request struct {
+	Spec  policy.Spec
+	Stdio Stdio
+	// Check narrows the plan (a profile's check, the broker's); nil: none.
+	Check func(*policy.Plan) error
+	// Report asks for the full exit scan (a walk before the run as well).
+	Report bool
+}
+
+// Result is what a launch that got as far as starting the member
+// returns: the outcome (nil when the backend failed) and the exit scan.
+type Result struct {
+	*backend.Outcome
+	// Scan is the report's exit_scan section (see Checks), nil without.
+	Scan any
+}
+
+// Run resolves the request's spec and runs it: a private run directory
+// for the sandbox's sockets, the broker when it may delegate, the backend
+// choice, the plan and its narrowing, the exit scan's first step,
+// admission, the egress proxy, the git guard, the backend, and the
+// started and exited events. With an error, the Result may still hold the
+// exit scan: the member ran. Every step's teardown is on one cleanup
+// stack, undone in reverse on every way out.
+func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
+	id := l.newID()
+	var c Cleanup
+	defer c.Clean()
+	dir, err := makeRunDir(l.Host.StateDir, id)
+	if err != nil {
+		return nil, err
+	}
+	c.Add(func() { os.RemoveAll(dir) })
+	spec := req.Spec
+	var br *broker
+	if spec.Delegate {
+		if br, err = l.delegate(&spec, id, dir); err != nil {
+			return nil, err
+		}
+		c.Add(br.stop)
+	}
+	spec.Backend = l.choose(ctx, spec.Backend)
+	plan, err := policy.Resolve(spec, l.Host)
+	if err == nil && req.Check != nil {
+		err = req.Check(plan)
+	}
+	var scan ScanCheck
+	if err == nil && l.Checks != nil {
+		scan, err = l.Checks.BeginScan(plan, req.Report)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if br != nil {
+		go br.serve(plan)
+	}
+	return l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan)
+}
+
+// launch runs one plan on its backend with this sandbox's proxy. Once the
+// backend has been asked to start the member, what follows (afterRun)
+// happens on every way out: the member's exit, a failed launch, a signal
+// to acbox (held meanwhile), a broker whose requests hang.
+func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io Stdio, id, dir string, br *broker, scan ScanCheck) (*Result, error) {
+	b, err := l.backendFor(plan)
+	if err != nil {
+		return nil, err
+	}
+	release, err := l.admit(ctx, plan, b, id)
+	if err != nil {
+		return nil, err
+	}
+	c.Add(release)
+	proxy, err := l.proxies().Start(plan, id, dir, l.Events)
+	if err != nil {
+		return nil, err
+	}
+	socket := ""
+	if proxy != nil {
+		c.Add(proxy.Stop)
+		socket = proxy.Socket()
+	}
+	var git GitCheck
+	if l.Checks != nil {
+		if git, err = l.Checks.WatchGit(plan); err != nil {
+			return nil, err
+		}
+	}
+	held := holdSignals(io.Err)
+	c.Add(held.release)
+	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir,
+		OnReady: func(st backend.Started) { l.started(plan, st) }})
+	held.ended()
+	return l.finish(io, br, git, scan, id, out, err)
+}
+
+// started records the sandbox's pid 1 in its registry entry and emits
+// the started event.
+func (l *Launcher) started(plan *policy.Plan, st backend.Started) {
+	if start, err := registry.ProcStart(st.Pid); err == nil && l.Registry != nil {
+		l.Registry.Update(st.ID, func(e *registry.Entry) { e.HelperPid, e.HelperStart = st.Pid, start })
+	}
+	l.Events.Emit(Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
+		Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
+}
+
+// finish runs the checks after the run, also after a failed launch (the
+// member may have run), and emits the exited event.
+func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id string, out *backend.Outcome, err error) (*Result, error) {
+	r, moved, aerr := afterRun(io.Err, br, git, scan)
+	r.Outcome = out
+	if aerr != nil {
+		if err != nil {
+			return r, fmt.Errorf("%w\nacbox: the launch had failed too: %w", aerr, err)
+		}
+		return r, aerr
+	}
+	if err != nil {
+		return r, err
+	}
+	out.GitRedirects = moved
+	code := out.Code
+	l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
+	return r, nil
+}
+
+func (l *Launcher) newID() string {
+	if l.NewID != nil {
+		return l.NewID()
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (l *Launcher) proxies() ProxyFactory {
+	if l.Proxies == nil {
+		return EgressProxies{}
+	}
+	return l.Proxies
+}

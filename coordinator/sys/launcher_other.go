@@ -1,0 +1,27 @@
+//go:build !linux
+
+package sys
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// PidfdOpen is unsupported here.
+func PidfdOpen(pid int) (int, error) { return -1, ErrUnsupported }
+
+// PidfdSignal is unsupported here.
+func PidfdSignal(pidfd int, sig unix.Signal) error { return ErrUnsupported }
+
+// WaitReadable is unsupported here.
+func WaitReadable(fd int, d time.Duration) (bool, error) { return false, ErrUnsupported }
+
+// Close is unsupported here.
+func Close(fd int) error { return ErrUnsupported }
+
+// PeerPath is unsupported here.
+func PeerPath(fd int) (string, error) { return "", ErrUnsupported }
+
+// CloseOnExec is unsupported here.
+func CloseOnExec(fd int) error { return ErrUnsupported }
