@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/acbox/acbox/coordinator/backend"
+	"github.com/acbox/acbox/coordinator/exitscan"
+	"github.com/acbox/acbox/coordinator/gitguard"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
@@ -20,14 +22,14 @@ type stdio struct{ in, out, err *os.File }
 // the outcome (nil when the backend failed) and the exit scan.
 type ran struct {
 	*backend.Outcome
-	Scan  *ExitScan
+	Scan  *exitscan.ExitScan
 	moved []string // what the git check moved aside
 }
 
 // runSpec resolves a spec and runs it: a private run directory for the
 // sandbox's sockets, the broker when it may delegate, the plan, check (a
 // profile's or the broker's narrowing; nil for none), the exit scan's
-// first step (scan.go; full with --report), admission, the egress proxy,
+// first step (package exitscan; full with --report), admission, the egress proxy,
 // the backend, and the started and exited events. With an error, ran may
 // still hold the exit scan: the member ran.
 func runSpec(spec policy.Spec, host policy.Host, events *policy.Events, io stdio, check func(*policy.Plan) error, report bool) (*ran, error) {
@@ -48,13 +50,10 @@ func runSpec(spec policy.Spec, host policy.Host, events *policy.Events, io stdio
 	if err == nil && check != nil {
 		err = check(plan)
 	}
-	scan := &exitScan{full: report}
-	if err == nil {
-		err = scan.begin(plan)
-	}
 	if err != nil {
 		return nil, err
 	}
+	scan := exitscan.Begin(plan, report)
 	if br != nil {
 		go br.serve(plan)
 	}
@@ -97,7 +96,7 @@ func makeRunDir(state, id string) (string, error) {
 // backend has been asked to start the member, what follows (afterRun)
 // happens on every way out: the member's exit, a failed launch, a signal
 // to acbox (held meanwhile), a broker whose requests hang.
-func launch(plan *policy.Plan, host policy.Host, events *policy.Events, io stdio, id, dir string, br *broker, scan *exitScan) (*ran, error) {
+func launch(plan *policy.Plan, host policy.Host, events *policy.Events, io stdio, id, dir string, br *broker, scan *exitscan.Scan) (*ran, error) {
 	b, err := backendFor(plan.Backend)
 	if err != nil {
 		return nil, err
@@ -113,7 +112,7 @@ func launch(plan *policy.Plan, host policy.Host, events *policy.Events, io stdio
 		return nil, err
 	}
 	defer proxy.stop()
-	watch, err := watchGitRedirects(plan)
+	watch, err := gitguard.WatchPlan(plan)
 	if err != nil {
 		return nil, err
 	}
@@ -145,17 +144,17 @@ func launch(plan *policy.Plan, host policy.Host, events *policy.Events, io stdio
 
 // afterRun is the check after every process of the sandbox has ended:
 // first the nested children (broker.end: none can write after the
-// checks), then the git quarantine (gitredirect.go), then the exit scan
-// (scan.go). Each finding is named on errw (the member's standard error;
+// checks), then the git quarantine (package gitguard), then the exit scan
+// (package exitscan). Each finding is named on errw (the member's standard error;
 // for a nested launch, the requester's). Whatever could not be checked or
 // undone is an ErrUnchecked error (exit 124).
-func afterRun(errw io.Writer, br *broker, watch *gitWatch, scan *exitScan) (*ran, error) {
+func afterRun(errw io.Writer, br *broker, watch *gitguard.Redirects, scan *exitscan.Scan) (*ran, error) {
 	errs := []error{br.end()}
-	moved, err := watch.quarantine(errw)
+	moved, err := watch.Quarantine(errw)
 	errs = append(errs, err)
-	es, err := scan.finish(errw)
+	es, err := scan.Finish(errw)
 	errs = append(errs, err)
-	return &ran{Scan: withRedirects(es, moved), moved: moved}, firstError(errs)
+	return &ran{Scan: es.WithGitRedirects(moved), moved: moved}, firstError(errs)
 }
 
 // firstError is the first non-nil error, with the others' text after it

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -80,13 +81,13 @@ func openEvents(fd int) (*policy.Events, error) {
 }
 
 // writeReport writes the report, with the exit scan when there is one.
-func writeReport(path string, r *policy.Report, scan *ExitScan) error {
+func writeReport(path string, r *policy.Report, scan *exitscan.ExitScan) error {
 	if path == "" || r == nil {
 		return nil
 	}
 	b, _ := json.MarshalIndent(struct {
 		*policy.Report
-		ExitScan *ExitScan `json:"exit_scan,omitempty"`
+		ExitScan *exitscan.ExitScan `json:"exit_scan,omitempty"`
 	}{r, scan}, "", "  ")
 	return os.WriteFile(path, append(b, '\n'), 0o600)
 }

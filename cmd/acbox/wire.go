@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -34,7 +35,7 @@ type nestedReply struct {
 	Code  int                `json:"code,omitempty"`
 	// Report and ExitScan come just before Exit when the request asked.
 	Report   *policy.Report `json:"report,omitempty"`
-	ExitScan *ExitScan           `json:"exit_scan,omitempty"`
+	ExitScan *exitscan.ExitScan           `json:"exit_scan,omitempty"`
 }
 
 func sendRequest(c *net.UnixConn, req nestedRequest, files []*os.File) error {
@@ -140,4 +141,13 @@ func parseRights(oob []byte) ([]*os.File, error) {
 		return files, errors.New("nested launch: want stdin, stdout and stderr")
 	}
 	return files, nil
+}
+
+// errText is an errno's text without Go's wrapping. (It lived with the
+// exit scan, now package coordinator/exitscan; kept here for its one user.)
+func errText(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		err = pe.Err
+	}
+	return err.Error()
 }
