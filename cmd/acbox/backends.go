@@ -8,19 +8,24 @@ import (
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/nsjail"
 )
 
 // backends maps a plan's backend name to its implementation. "auto" picks
 // native when this host can sandbox, else docker.
 var backends = map[string]func() (backend.Backend, error){
-	"native": func() (backend.Backend, error) { return nsjail.Backend{}, nil },
+	"native": func() (backend.Backend, error) { return nativeBackend{}, nil },
 	"docker": func() (backend.Backend, error) { return docker.Backend{}, nil },
+}
+
+// hostBackends are the backends `acbox status` and `acbox doctor` ask, in
+// the order they print them.
+func hostBackends() []backend.Backend {
+	return []backend.Backend{nativeBackend{}, docker.Backend{}}
 }
 
 func backendFor(name string) (backend.Backend, error) {
 	if name == "auto" {
-		if st := nativeStatus(); st.Available {
+		if (nativeBackend{}).Available(context.Background()).Available {
 			name = "native"
 		} else {
 			name = "docker"
