@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/acbox/acbox/coordinator/exitscan"
+	"github.com/acbox/acbox/coordinator/gitguard"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -29,8 +31,8 @@ type Checks interface {
 type ScanCheck interface {
 	// Finish walks the write grants after the run, undoes what it can,
 	// prints the findings on errw and returns the report's exit_scan
-	// section (JSON-marshalable) with gitMoved listed in it.
-	Finish(errw io.Writer, gitMoved []string) (any, error)
+	// section with gitMoved listed in it (nil: nothing to report).
+	Finish(errw io.Writer, gitMoved []string) (*exitscan.ExitScan, error)
 }
 
 // GitCheck finishes one launch's git-redirect guard.
@@ -38,6 +40,32 @@ type GitCheck interface {
 	// Quarantine moves aside what the member changed, says so on errw and
 	// returns the paths found.
 	Quarantine(errw io.Writer) ([]string, error)
+}
+
+// GuardChecks are the product's checks after the run: the exit scan
+// (package coordinator/exitscan) and the git-redirect guard (package
+// coordinator/gitguard).
+type GuardChecks struct{}
+
+// BeginScan implements Checks.
+func (GuardChecks) BeginScan(p *policy.Plan, full bool) (ScanCheck, error) {
+	return guardScan{exitscan.Begin(p, full)}, nil
+}
+
+// WatchGit implements Checks.
+func (GuardChecks) WatchGit(p *policy.Plan) (GitCheck, error) {
+	w, err := gitguard.WatchPlan(p)
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+type guardScan struct{ s *exitscan.Scan }
+
+func (g guardScan) Finish(errw io.Writer, moved []string) (*exitscan.ExitScan, error) {
+	es, err := g.s.Finish(errw)
+	return es.WithGitRedirects(moved), err
 }
 
 // afterRun is the check after every process of the sandbox has ended:

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/acbox/acbox/coordinator/backend"
+	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
 )
@@ -146,9 +147,9 @@ func (c *fakeChecks) WatchGit(p *policy.Plan) (GitCheck, error) {
 	return fakeGit{c}, nil
 }
 
-func (s fakeScan) Finish(errw io.Writer, moved []string) (any, error) {
+func (s fakeScan) Finish(errw io.Writer, moved []string) (*exitscan.ExitScan, error) {
 	s.c.j.add("scan.finish")
-	return map[string][]string{"git_redirects": moved}, s.c.finErr
+	return &exitscan.ExitScan{GitRedirects: moved}, s.c.finErr
 }
 
 func (g fakeGit) Quarantine(errw io.Writer) ([]string, error) {

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/acbox/acbox/coordinator/backend"
+	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
 )
@@ -55,7 +56,7 @@ type Request struct {
 type Result struct {
 	*backend.Outcome
 	// Scan is the report's exit_scan section (see Checks), nil without.
-	Scan any
+	Scan *exitscan.ExitScan
 }
 
 // Run resolves the request's spec and runs it: a private run directory

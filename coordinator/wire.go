@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
@@ -35,8 +36,8 @@ type nestedReply struct {
 	Code  int    `json:"code,omitempty"`
 	// Report and ExitScan come just before Exit when the request asked.
 	// The broker sends its Result.Scan; the client passes the JSON on.
-	Report   *policy.Report `json:"report,omitempty"`
-	ExitScan any            `json:"exit_scan,omitempty"`
+	Report   *policy.Report     `json:"report,omitempty"`
+	ExitScan *exitscan.ExitScan `json:"exit_scan,omitempty"`
 }
 
 func sendRequest(c *net.UnixConn, req nestedRequest, files []*os.File) error {

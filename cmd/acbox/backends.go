@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 
 	"github.com/acbox/acbox/coordinator"
@@ -9,30 +8,17 @@ import (
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
-	"github.com/acbox/acbox/nsjail"
 )
 
-// backends are the backends of this build, one line each; the launcher
-// picks among them by the plan's backend name.
+// backends are the backends of this build, one line each, in the order
+// status and doctor print them; the launcher picks among them by the
+// plan's backend name.
 func backends() []backend.Backend {
 	return []backend.Backend{
-		native{},
+		nativeBackend{},
 		docker.Backend{},
 	}
 }
-
-// native is the native backend with the two answers cmd/acbox still
-// gives for it (interim, until package nsjail gives them itself): its
-// availability is a real test sandbox (status.go), and acbox plan's
-// expected report.
-type native struct{ nsjail.Backend }
-
-func (native) Available(ctx context.Context) backend.Availability {
-	st := nativeStatus()
-	return backend.Availability{Backend: st.Backend, Available: st.Available, Why: st.Reason}
-}
-
-func (native) Expect(p *policy.Plan) *policy.Report { return nsjail.Expect(p) }
 
 // newLauncher wires the launcher of this process: the host, its
 // registry, the backends, the egress proxy, the events and the checks
@@ -43,7 +29,7 @@ func newLauncher(h policy.Host, events *coordinator.Events) (*coordinator.Launch
 		return nil, err
 	}
 	return &coordinator.Launcher{Host: h, Registry: reg, Backends: backends(), Proxies: coordinator.EgressProxies{},
-		Events: events, Checks: afterRunChecks{}}, nil
+		Events: events, Checks: coordinator.GuardChecks{}}, nil
 }
 
 // hostLauncher is the launcher for ps, stop and gc: this user's registry
@@ -60,3 +46,6 @@ func hostLauncher() (*coordinator.Launcher, error) {
 func stdio(in *os.File) coordinator.Stdio {
 	return coordinator.Stdio{In: in, Out: os.Stdout, Err: os.Stderr}
 }
+
+// hostBackends are the backends `acbox status` and `acbox doctor` ask.
+func hostBackends() []backend.Backend { return backends() }

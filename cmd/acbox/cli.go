@@ -66,6 +66,7 @@ func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 		kong.Exit(func(c int) { code = c }),
 		kong.UsageOnError(),
 		kong.Bind(&Streams{In: in, Out: out, Err: errw}),
+		kong.Bind(hostBackends()),
 	)
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)

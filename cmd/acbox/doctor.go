@@ -1,17 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/landlock"
-	"github.com/acbox/acbox/nsjail"
 )
 
 // DoctorCmd checks each host requirement; each failure prints its remedy.
@@ -19,26 +16,27 @@ type DoctorCmd struct {
 	JSON bool `help:"Print JSON (stable: name, ok, detail, remedy)."`
 }
 
-type check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail,omitempty"`
-	Remedy string `json:"remedy,omitempty"`
-}
+// checkTimeout bounds each check: a hung one is reported, not waited for.
+const checkTimeout = 10 * time.Second
 
-// Run runs every check with a timeout. None touches the real root.
-func (c *DoctorCmd) Run(s *Streams) error {
-	checks := []struct {
-		name string
-		f    func() check
-	}{{"user namespaces", checkUserns}, {"apparmor userns", checkAppArmor}, {"landlock", checkLandlock}, {"seccomp", checkSeccomp},
-		{"proc", checkProc}, {"pty", checkPty}, {"cgroup delegation", checkCgroup}, {"sandbox launch", checkLaunch}}
-	var out []check
+// Run runs, for each backend that checks its host requirements one by
+// one, every check and then a real launch (its availability), each with a
+// timeout. None touches the real root.
+func (c *DoctorCmd) Run(s *Streams, bs []backend.Backend) error {
+	var out []backend.Check
+	for _, b := range bs {
+		hc, ok := b.(backend.HostChecker)
+		if !ok {
+			continue
+		}
+		for _, h := range hc.HostChecks() {
+			out = append(out, withTimeout(h.Name, h.Run, checkTimeout))
+		}
+		out = append(out, withTimeout("sandbox launch", func() backend.Check { return launchCheck(b) }, checkTimeout))
+	}
 	failed := false
-	for _, c := range checks {
-		r := withTimeout(c.name, c.f, 10*time.Second)
+	for _, r := range out {
 		failed = failed || !r.OK
-		out = append(out, r)
 	}
 	if c.JSON {
 		b, _ := json.MarshalIndent(out, "", "  ")
@@ -54,7 +52,18 @@ func (c *DoctorCmd) Run(s *Streams) error {
 	return nil
 }
 
-func printCheck(s *Streams, r check) {
+// launchCheck is the backend's availability: a real sandbox, the only
+// honest answer to "can this host sandbox".
+func launchCheck(b backend.Backend) backend.Check {
+	a := b.Available(context.Background())
+	if a.Available {
+		return backend.Check{Name: "sandbox launch", OK: true, Detail: "a real sandbox ran `true` with every control"}
+	}
+	return backend.Check{Name: "sandbox launch", Detail: reason(a),
+		Remedy: "the error above names the step that failed and its remedy; --backend docker needs none of these"}
+}
+
+func printCheck(s *Streams, r backend.Check) {
 	mark := "ok  "
 	if !r.OK {
 		mark = "FAIL"
@@ -65,145 +74,13 @@ func printCheck(s *Streams, r check) {
 	}
 }
 
-func withTimeout(name string, f func() check, d time.Duration) check {
-	ch := make(chan check, 1)
+func withTimeout(name string, f func() backend.Check, d time.Duration) backend.Check {
+	ch := make(chan backend.Check, 1)
 	go func() { ch <- f() }()
 	select {
 	case r := <-ch:
 		return r
 	case <-time.After(d):
-		return check{Name: name, Detail: fmt.Sprintf("did not finish in %v", d), Remedy: "run `acbox doctor` again; if it hangs, report it"}
+		return backend.Check{Name: name, Detail: fmt.Sprintf("did not finish in %v", d), Remedy: "run `acbox doctor` again; if it hangs, report it"}
 	}
-}
-
-func sysctl(name string) string {
-	b, err := os.ReadFile("/proc/sys/" + strings.ReplaceAll(name, ".", "/"))
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
-}
-
-func checkUserns() check {
-	c := check{Name: "user namespaces", OK: true}
-	if v := sysctl("user.max_user_namespaces"); v == "0" {
-		c.OK, c.Detail, c.Remedy = false, "user.max_user_namespaces=0", "sudo sysctl -w user.max_user_namespaces=15000 (and persist it in /etc/sysctl.d), or use --backend docker"
-		return c
-	}
-	if v := sysctl("kernel.unprivileged_userns_clone"); v == "0" {
-		c.OK, c.Detail, c.Remedy = false, "kernel.unprivileged_userns_clone=0", "sudo sysctl -w kernel.unprivileged_userns_clone=1, or use --backend docker"
-		return c
-	}
-	if err := tryUserns(); err != nil {
-		c.OK, c.Detail = false, "creating a user namespace with a uid map failed: "+err.Error()
-		c.Remedy = "inside a container or sandbox, namespaces are usually refused (run acbox on the host, or use --backend docker); " +
-			"on the host see the AppArmor check below and user.max_user_namespaces"
-		return c
-	}
-	c.Detail = "created one with a uid map (user.max_user_namespaces=" + sysctl("user.max_user_namespaces") + ")"
-	return c
-}
-
-// tryUserns runs true in a new user and mount namespace with this user
-// mapped to itself, as the sandbox's clone does.
-func tryUserns() error {
-	t, err := exec.LookPath("true")
-	if err != nil {
-		return err
-	}
-	cmd := exec.Command(t)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}}
-	return cmd.Run()
-}
-
-func checkAppArmor() check {
-	c := check{Name: "apparmor userns", OK: true, Detail: "no AppArmor restriction on user namespaces"}
-	if sysctl("kernel.apparmor_restrict_unprivileged_userns") != "1" {
-		return c
-	}
-	exe, _ := os.Executable()
-	c.Detail = "kernel.apparmor_restrict_unprivileged_userns=1"
-	if os.Geteuid() == 0 {
-		return c // root is not restricted
-	}
-	c.OK = false
-	c.Remedy = "install this profile as /etc/apparmor.d/acbox and run `sudo apparmor_parser -r /etc/apparmor.d/acbox`:\n" +
-		"abi <abi/4.0>,\ninclude <tunables/global>\nprofile acbox " + exe + " flags=(unconfined) {\n  userns,\n  include if exists <local/acbox>\n}"
-	return c
-}
-
-func checkLandlock() check {
-	c := check{Name: "landlock", OK: true}
-	abi, err := landlock.ABI()
-	if err != nil {
-		c.OK, c.Detail = false, err.Error()
-		c.Remedy = "boot a kernel with Landlock enabled (lsm=landlock,... on the kernel command line), pass --best-effort to run without it, or use --backend docker"
-		return c
-	}
-	c.Detail = fmt.Sprintf("ABI %d", abi)
-	if abi < 6 {
-		c.OK, c.Remedy = false, "acbox needs Landlock ABI 6 (Linux 6.12) for signal and abstract-socket scoping; upgrade the kernel or pass --best-effort"
-	}
-	return c
-}
-
-func checkSeccomp() check {
-	b, _ := os.ReadFile("/proc/self/status")
-	if strings.Contains(string(b), "\nSeccomp:") {
-		return check{Name: "seccomp", OK: true, Detail: "filter mode available"}
-	}
-	return check{Name: "seccomp", Detail: "this kernel has no seccomp", Remedy: "use a kernel built with CONFIG_SECCOMP_FILTER, or --backend docker"}
-}
-
-// checkProc finds mounts over /proc entries (Docker's default masking), on
-// which mounting a fresh proc fails with EPERM.
-func checkProc() check {
-	b, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return check{Name: "proc", Detail: err.Error(), Remedy: "mount /proc"}
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) > 4 && strings.HasPrefix(f[4], "/proc/") {
-			return check{Name: "proc", Detail: "something is mounted over " + f[4] + " (a default Docker container?)",
-				Remedy: "run the container with --security-opt systempaths=unconfined (and --security-opt seccomp=unconfined), or use acbox's --backend docker on the host"}
-		}
-	}
-	return check{Name: "proc", OK: true, Detail: "no over-mounts"}
-}
-
-func checkPty() check {
-	f, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		return check{Name: "pty", Detail: err.Error(), Remedy: "the host needs devpts and /dev/ptmx for --tty; run without --tty"}
-	}
-	f.Close()
-	return check{Name: "pty", OK: true, Detail: "/dev/ptmx opens"}
-}
-
-// checkCgroup makes and removes a real sandbox cgroup. Without one, limits
-// are rlimits; for root that leaves no process cap, which refuses launches.
-func checkCgroup() check {
-	c := check{Name: "cgroup delegation", OK: true}
-	mode, why := nsjail.ProbeCgroup()
-	if mode != "" {
-		c.Detail = mode + ": memory (no swap) and pids capped for the whole sandbox"
-		return c
-	}
-	c.Detail = "no writable cgroup (" + why + "): limits are per-process rlimits, reported as such"
-	if os.Geteuid() == 0 {
-		c.OK = false
-		c.Remedy = "as root, RLIMIT_NPROC does not apply, so launches are refused without a pids cgroup: mount a writable cgroup hierarchy, run acbox as an unprivileged user, or pass --best-effort"
-	}
-	return c
-}
-
-func checkLaunch() check {
-	st := nativeStatus()
-	if st.Available {
-		return check{Name: "sandbox launch", OK: true, Detail: "a real sandbox ran `true` with every control"}
-	}
-	return check{Name: "sandbox launch", Detail: st.Reason, Remedy: "the error above names the step that failed and its remedy; --backend docker needs none of these"}
 }

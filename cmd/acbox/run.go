@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/acbox/acbox/coordinator"
+	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -54,7 +55,7 @@ func (c *RunCmd) Run(s *Streams) error {
 	// bits cleared. --report adds the whole scan.
 	r, err := l.Run(context.Background(), req)
 	if r != nil && r.Outcome != nil {
-		if werr := writeReport(c.Report, r.Report, r.Scan); werr != nil && err == nil {
+		if werr := writeReport(c.Report, r.Report, scanJSON(r.Scan)); werr != nil && err == nil {
 			err = werr
 		}
 	}
@@ -101,16 +102,23 @@ func openEvents(fd int) (*coordinator.Events, error) {
 }
 
 // writeReport writes the report, with the exit scan when there is one.
-func writeReport(path string, r *policy.Report, scan any) error {
+// A nested launch passes on the broker's JSON of the scan as it came.
+func writeReport(path string, r *policy.Report, scan json.RawMessage) error {
 	if path == "" || r == nil {
 		return nil
 	}
-	if raw, ok := scan.(json.RawMessage); ok && len(raw) == 0 {
-		scan = nil
-	}
 	b, _ := json.MarshalIndent(struct {
 		*policy.Report
-		ExitScan any `json:"exit_scan,omitempty"`
+		ExitScan json.RawMessage `json:"exit_scan,omitempty"`
 	}{r, scan}, "", "  ")
 	return os.WriteFile(path, append(b, '\n'), 0o600)
+}
+
+// scanJSON is the exit scan as the report's exit_scan (nil: none).
+func scanJSON(es *exitscan.ExitScan) json.RawMessage {
+	if es == nil {
+		return nil
+	}
+	b, _ := json.Marshal(es)
+	return b
 }

@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 
-	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/coordinator/docker"
-	"github.com/acbox/acbox/nsjail"
+	"github.com/acbox/acbox/coordinator/backend"
 )
 
 // StatusCmd reports per backend whether it can run here.
@@ -22,9 +19,13 @@ type backendStatus struct {
 	Reason    string `json:"reason,omitempty"`
 }
 
-// Run probes each backend.
-func (c *StatusCmd) Run(s *Streams) error {
-	st := []backendStatus{nativeStatus(), backendStatus(docker.Probe(context.Background(), ""))}
+// Run asks each backend whether it can run here, in the wired order.
+func (c *StatusCmd) Run(s *Streams, bs []backend.Backend) error {
+	var st []backendStatus
+	for _, b := range bs {
+		a := b.Available(context.Background())
+		st = append(st, backendStatus{Backend: a.Backend, Available: a.Available, Reason: reason(a)})
+	}
 	if c.JSON {
 		b, _ := json.MarshalIndent(st, "", "  ")
 		_, err := fmt.Fprintln(s.Out, string(b))
@@ -40,39 +41,11 @@ func (c *StatusCmd) Run(s *Streams) error {
 	return nil
 }
 
-// nativeStatus runs `true` in a real sandbox with every control requested:
-// the only honest answer to "can this host sandbox".
-func nativeStatus() backendStatus {
-	st := backendStatus{Backend: "native"}
-	h, err := policy.HostFromEnv()
-	if err == nil {
-		h.Cwd = "/"
-		var plan *policy.Plan
-		plan, err = policy.Resolve(policy.Spec{Command: []string{"true"}}, h)
-		if err == nil {
-			err = probeLaunch(plan)
-		}
+// reason is why a backend is unavailable, with the remedy when it gives
+// one apart.
+func reason(a backend.Availability) string {
+	if a.Available || a.Remedy == "" {
+		return a.Why
 	}
-	if err != nil {
-		st.Reason = err.Error()
-		return st
-	}
-	st.Available = true
-	return st
-}
-
-func probeLaunch(plan *policy.Plan) error {
-	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	defer null.Close()
-	res, err := nsjail.Launch(plan, nsjail.Options{Stdin: null, Stdout: null, Stderr: null})
-	if err != nil {
-		return err
-	}
-	if res.Code != 0 {
-		return fmt.Errorf("a test sandbox running `true` exited with %d", res.Code)
-	}
-	return nil
+	return a.Why + "; " + a.Remedy
 }

@@ -1,7 +1,7 @@
 // Package gitguard keeps git discovery where it was across a sandbox run.
 //
 // A member with a write grant over a repository cannot write its hooks or
-// config (read-only carve-outs, coordinator/protect.go), but it can change
+// config (read-only carve-outs, coordinator/policy/protect.go), but it can change
 // which git directory the user's git finds afterwards, and that directory's
 // config runs commands (core.fsmonitor, core.hooksPath, filters, pagers):
 //
@@ -39,10 +39,26 @@
 // entry is judged by lstat), and reads nothing the member wrote except
 // HEAD, which it only validates, and the index, which it parses as data.
 //
-//	g, err := gitguard.Watch(repos) // before the member starts
-//	res := g.Check()                // after every process of the sandbox ended
-//	for _, m := range res.Moved { fmt.Fprintln(os.Stderr, m) }
-//	if res.Failed() { ... }         // the launcher exits 124
+//	g, err := gitguard.Watch(repos, gitDirs) // before the member starts
+//	res := g.Check()                         // after every process of the sandbox ended
+//	for _, f := range res.Findings { fmt.Fprintln(os.Stderr, f) }
+//	if res.Failed() { ... }                  // the launcher exits 124
+//
+// # The launcher's use
+//
+// [WatchPlan] takes the repositories and git directories a plan protects
+// (policy.Plan.ProtectedRepos, ProtectedGitDirs) and records them before
+// the launch; a work tree too large to check is refused then, with class
+// policy.ErrRefused. [Redirects.Quarantine], after the run, runs Check,
+// names each finding on the member's standard error, and returns the
+// paths for the report's exit_scan.git_redirects; anything it could not
+// undo is an error of class policy.ErrUnchecked (acbox exits 124):
+//
+//	r, err := gitguard.WatchPlan(plan)  // before the launch
+//	moved, err := r.Quarantine(os.Stderr) // after every process ended
+//
+// Until the run ends, git used outside in such a repository follows the
+// member's changes.
 //
 // # Limits
 //

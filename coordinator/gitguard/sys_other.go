@@ -2,7 +2,11 @@
 
 package gitguard
 
-import "syscall"
+import (
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
 
 // Elsewhere the guard has no safe way to walk without following links.
 
@@ -12,6 +16,7 @@ type entry struct {
 	mode     uint32
 	dev, ino uint64
 	uid      uint32
+	ctime    unix.Timespec
 }
 
 func (e entry) isDir() bool { return false }

@@ -300,7 +300,7 @@ func TestExitScanReport(t *testing.T) {
 		want("new_fifos", s.NewFifos, filepath.Join(repo, "fifo"))
 		want("outside_symlinks", s.OutsideSymlinks, filepath.Join(repo, "passwd")+" -> /etc/passwd")
 		want("new_devices", s.NewDevices)
-		if s.Truncated || s.Cap != 1_000_000 { // cmd/acbox/scan.go scanCap
+		if s.Truncated || s.Cap != 1_000_000 { // exitscan.Cap
 			t.Errorf("truncated %v cap %d", s.Truncated, s.Cap)
 		}
 		kinds := map[string]bool{}

@@ -1,4 +1,4 @@
-package main
+package exitscan
 
 import (
 	"errors"
@@ -29,10 +29,7 @@ func TestExitScan(t *testing.T) {
 	os.Symlink("/etc", filepath.Join(w, "old-link"))
 	age(t)
 	p := &policy.Plan{Grants: []policy.Grant{{Path: w, Write: true}, {Path: r}}}
-	s := &exitScan{full: true}
-	if err := s.begin(p); err != nil {
-		t.Fatal(err)
-	}
+	s := Begin(p, true)
 	made := filepath.Join(w, "sub", "suid")
 	os.WriteFile(made, nil, 0o755)
 	syscall.Chmod(made, 0o6755)
@@ -41,7 +38,7 @@ func TestExitScan(t *testing.T) {
 	os.Symlink("../r/x", filepath.Join(w, "sub", "to-read-grant"))
 	os.Symlink("../../..", filepath.Join(w, "sub", "up"))
 	os.Symlink(root, filepath.Join(w, "loop")) // never followed
-	got, err := s.finish(&strings.Builder{})
+	got, err := s.Finish(&strings.Builder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +50,7 @@ func TestExitScan(t *testing.T) {
 		SetidCleared:    []string{made},
 		Unchecked:       []string{},
 		GitRedirects:    []string{},
-		Cap:             scanCap,
+		Cap:             Cap,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("exit scan\n got %+v\nwant %+v", got, want)
@@ -72,17 +69,14 @@ func TestExitScanWithoutReport(t *testing.T) {
 	syscall.Chmod(old, 0o4755)
 	age(t)
 	p := &policy.Plan{Grants: []policy.Grant{{Path: w, Write: true}}}
-	s := &exitScan{}
-	if err := s.begin(p); err != nil {
-		t.Fatal(err)
-	}
+	s := Begin(p, false)
 	os.MkdirAll(filepath.Join(w, "a", "b"), 0o755)
 	made := filepath.Join(w, "a", "b", "id")
 	os.WriteFile(made, nil, 0o755)
 	syscall.Chmod(made, 0o2755)
 	syscall.Mkfifo(filepath.Join(w, "fifo"), 0o644) // fifos need --report
 	var b strings.Builder
-	got, err := s.finish(&b)
+	got, err := s.Finish(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,17 +104,14 @@ func TestExitScanRewrittenSetid(t *testing.T) {
 		}
 		age(t)
 		p := &policy.Plan{Grants: []policy.Grant{{Path: w, Write: true}}}
-		s := &exitScan{full: full}
-		if err := s.begin(p); err != nil {
-			t.Fatal(err)
-		}
+		s := Begin(p, full)
 		writeMapped(t, mapped, "#!/bin/sh\necho pwned\n")
 		wantMode(t, mapped, 0o4755) // the kernel kept the bit: the attack is real
 		link := filepath.Join(w, "sub-link")
 		if err := os.Link(linked, link); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.finish(&strings.Builder{})
+		got, err := s.Finish(&strings.Builder{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,18 +124,15 @@ func TestExitScanRewrittenSetid(t *testing.T) {
 	}
 }
 
-// TestExitScanTooDeep: a directory nested past maxScanDepth is named as
+// TestExitScanTooDeep: a directory nested past maxDepth is named as
 // not checked and the scan's error is ErrUnchecked (exit 124), instead of
 // a silent skip when descriptors run out.
 func TestExitScanTooDeep(t *testing.T) {
 	w, _ := filepath.EvalSymlinks(t.TempDir())
 	p := &policy.Plan{Grants: []policy.Grant{{Path: w, Write: true}}}
-	s := &exitScan{}
-	if err := s.begin(p); err != nil {
-		t.Fatal(err)
-	}
+	s := Begin(p, false)
 	fd, _ := unix.Open(w, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	for i := 0; i < maxScanDepth+2; i++ {
+	for i := 0; i < maxDepth+2; i++ {
 		unix.Mkdirat(fd, "d", 0o755)
 		next, err := unix.Openat(fd, "d", unix.O_RDONLY|unix.O_DIRECTORY, 0)
 		unix.Close(fd)
@@ -155,7 +143,7 @@ func TestExitScanTooDeep(t *testing.T) {
 	}
 	unix.Close(fd)
 	var b strings.Builder
-	got, err := s.finish(&b)
+	got, err := s.Finish(&b)
 	if !errors.Is(err, policy.ErrUnchecked) || policy.ExitCode(err) != 124 {
 		t.Fatalf("err %v, want ErrUnchecked (124)", err)
 	}

@@ -1,41 +1,17 @@
-package main
+package exitscan
 
 import (
 	"fmt"
 	"io"
 	"sort"
 	"strings"
-
-	"golang.org/x/sys/unix"
+	"time"
 
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
-// The exit scan: after every launch that got as far as starting the member
-// (normal exit, a failed launch, a signal to acbox), the parent walks every
-// write grant and
-//
-//   - removes the set-id bits of every regular set-id file that appeared or
-//     changed there during the run (its ctime is at or after the launch):
-//     the seccomp policy refuses making one, but the kernel keeps the bits
-//     of a file rewritten through a shared mapping, and a hard link to a
-//     set-id file already in the grant is no new mode at all;
-//   - names on standard error each of those and each new device node;
-//   - names what it could not check or undo (a directory it cannot open,
-//     one too deep, a set-id file it may not change, a walk cut short):
-//     acbox then exits 124 (policy.ExitUnchecked).
-//
-// With --report it also walks before the launch and reports what appeared:
-// setuid or setgid files, device nodes, FIFOs, and symlinks that point
-// outside every grant (a later tool that follows one reads or writes
-// elsewhere). A setgid directory is not a program and is not reported: a
-// directory made inside a setgid one inherits the bit, and all it does is
-// give new files the directory's group.
-//
-// The walk runs only outside the sandbox, never follows a symlink (scanwalk.go).
-
-// scanCap bounds the entries one walk looks at, across all write grants.
-const scanCap = 1_000_000
+// Cap bounds the entries one walk looks at, across all write grants.
+const Cap = 1_000_000
 
 // ExitScan is the "exit_scan" section of the report.
 type ExitScan struct {
@@ -49,10 +25,66 @@ type ExitScan struct {
 	// Unchecked names what acbox could not check or undo, each with why;
 	// any entry makes the run exit 124.
 	Unchecked []string `json:"unchecked"`
-	// GitRedirects are what the git check moved aside (gitredirect.go).
+	// GitRedirects are what the git check moved aside (package gitguard).
 	GitRedirects []string `json:"git_redirects"`
 	Truncated    bool     `json:"truncated"`
 	Cap          int      `json:"cap"` // entries per walk at most
+}
+
+// WithGitRedirects records what the git check moved aside in s and
+// returns s; a nil s stays nil (the scan never began).
+func (s *ExitScan) WithGitRedirects(moved []string) *ExitScan {
+	if s != nil && len(moved) > 0 {
+		s.GitRedirects = moved
+	}
+	return s
+}
+
+// Scan is one launch's scan: [Begin] once the plan is final, before
+// anything starts; [Scan.Finish] after every process of the sandbox has
+// ended.
+type Scan struct {
+	full   bool // --report: a walk before as well, and every class
+	plan   *policy.Plan
+	before *snapshot
+	since  time.Time
+}
+
+// Begin records the launch time (less a second for the kernel's coarse
+// clock) and, with full (--report), walks the plan's write grants as they
+// are before the run. Creating, chmod, chown, link, rename and a write
+// through a shared mapping all set ctime to now, and nothing lets the
+// member set it back (it cannot set the clock either), so what it made or
+// changed is at or after that time.
+func Begin(p *policy.Plan, full bool) *Scan {
+	s := &Scan{full: full, plan: p, since: time.Now().Add(-time.Second)}
+	if full {
+		s.before = walkGrants(p, &walker{since: s.since})
+	}
+	return s
+}
+
+// Finish walks the grants after the run, clears set-id bits, prints the
+// findings on errw and returns them, with an error (policy.ErrUnchecked,
+// exit 124) when anything could not be checked or undone. A nil s (the
+// scan never began) returns nil, nil.
+func (s *Scan) Finish(errw io.Writer) (*ExitScan, error) {
+	if s == nil || s.plan == nil {
+		return nil, nil
+	}
+	w := &walker{since: s.since, after: true, recentOnly: !s.full, prior: s.before}
+	after := walkGrants(s.plan, w)
+	before := s.before
+	if before == nil {
+		before = newSnapshot()
+	}
+	out := diff(before, after)
+	printFindings(errw, out)
+	if len(out.Unchecked) > 0 {
+		return out, fmt.Errorf("%w: %d path(s), named above; "+
+			"inspect them for set-id files before anyone runs what is in them", policy.ErrUnchecked, len(out.Unchecked))
+	}
+	return out, nil
 }
 
 // special is one noteworthy entry: its class and what identifies it (so
@@ -78,69 +110,12 @@ func newSnapshot() *snapshot {
 
 type inode struct{ dev, ino uint64 }
 
-// exitScan is one launch's scan: begin runs once the plan is final, before
-// anything starts; finish after every process of the sandbox has ended.
-type exitScan struct {
-	full   bool // --report: a walk before as well, and every class
-	plan   *policy.Plan
-	before *snapshot
-	since  unix.Timespec
-}
-
-// begin records the launch time (less a second for the kernel's coarse
-// clock) and, with full, walks the grants as they are before the run.
-// Creating, chmod, chown, link, rename and a write through a shared
-// mapping all set ctime to now, and nothing lets the member set it back
-// (it cannot set the clock either), so what it made or changed is at or
-// after since.
-func (s *exitScan) begin(p *policy.Plan) error {
-	if err := unix.ClockGettime(unix.CLOCK_REALTIME, &s.since); err != nil {
-		return fmt.Errorf("%w: reading the clock for the exit scan: %v", policy.ErrCannotSandbox, err)
-	}
-	s.since.Sec--
-	s.plan = p
-	if s.full {
-		s.before = walkGrants(p, &walker{since: s.since})
-	}
-	return nil
-}
-
-// finish walks the grants after the run, clears set-id bits, prints the
-// findings on errw and returns them; an error (ErrUnchecked) when anything
-// could not be checked or undone. It returns nil, nil when begin never ran.
-func (s *exitScan) finish(errw io.Writer) (*ExitScan, error) {
-	if s == nil || s.plan == nil {
-		return nil, nil
-	}
-	w := &walker{since: s.since, after: true, recentOnly: !s.full, prior: s.before}
-	after := walkGrants(s.plan, w)
-	before := s.before
-	if before == nil {
-		before = newSnapshot()
-	}
-	out := diff(before, after)
-	printFindings(errw, out)
-	if len(out.Unchecked) > 0 {
-		return out, fmt.Errorf("%w: %d path(s), named above; "+
-			"inspect them for set-id files before anyone runs what is in them", policy.ErrUnchecked, len(out.Unchecked))
-	}
-	return out, nil
-}
-
-// withRedirects adds what the git check moved aside to a scan.
-func withRedirects(s *ExitScan, moved []string) *ExitScan {
-	if s != nil && len(moved) > 0 {
-		s.GitRedirects = moved
-	}
-	return s
-}
-
 // diff reports what is in after and was not in before, and every set-id
 // file after's walk cleared (one rewritten in place keeps its identity).
 func diff(before, after *snapshot) *ExitScan {
 	out := &ExitScan{NewSetuid: []string{}, NewDevices: []string{}, NewFifos: []string{}, OutsideSymlinks: []string{},
 		SetidCleared: []string{}, Unchecked: append([]string{}, after.unchecked...), GitRedirects: []string{},
-		Truncated: before.truncated || after.truncated, Cap: scanCap}
+		Truncated: before.truncated || after.truncated, Cap: Cap}
 	for path, sp := range after.found {
 		if old, ok := before.found[path]; ok && old == sp && !after.cleared[path] {
 			continue

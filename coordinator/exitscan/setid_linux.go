@@ -1,4 +1,4 @@
-package main
+package exitscan
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // Set-id files after the run. The seccomp policy refuses every call that
@@ -38,7 +40,7 @@ func (w *walker) setid(dirfd int, name, path string, st unix.Stat_t, recent bool
 	}
 	if err := clearSetid(dirfd, name, st); err != nil {
 		w.uncheck(path, "a set-id file that appeared or changed during the run, whose set-id bits acbox could not remove ("+
-			err.Error()+"); remove it or clear them (chmod ug-s) before anyone runs it")
+			errText(err)+"); remove it or clear them (chmod ug-s) before anyone runs it")
 		return
 	}
 	w.snap.cleared[path] = true
@@ -50,14 +52,14 @@ func (w *walker) setid(dirfd int, name, path string, st unix.Stat_t, recent bool
 // through an O_PATH descriptor of exactly that inode (/proc/self/fd), so
 // no link is followed and nothing is resolved twice.
 func clearSetid(dirfd int, name string, st unix.Stat_t) error {
-	fd, err := unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := sys.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return errText2(err)
+		return err
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	var now unix.Stat_t
-	if err := unix.Fstat(fd, &now); err != nil {
-		return errText2(err)
+	if err := sys.Fstat(fd, &now); err != nil {
+		return err
 	}
 	if now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT != unix.S_IFREG {
 		return errors.New("it was replaced while acbox looked at it")
@@ -66,10 +68,10 @@ func clearSetid(dirfd int, name string, st unix.Stat_t) error {
 		return fmt.Errorf("it belongs to uid %d, and acbox runs as uid %d", now.Uid, os.Geteuid())
 	}
 	mode := now.Mode & 0o7777 &^ (unix.S_ISUID | unix.S_ISGID)
-	if err := unix.Chmod(fmt.Sprintf("/proc/self/fd/%d", fd), mode); err != nil {
-		return errText2(err)
+	if err := sys.FchmodPath(fd, mode); err != nil {
+		return err
 	}
-	if unix.Fstat(fd, &now) != nil || now.Mode&(unix.S_ISUID|unix.S_ISGID) != 0 {
+	if sys.Fstat(fd, &now) != nil || now.Mode&(unix.S_ISUID|unix.S_ISGID) != 0 {
 		return errors.New("its set-id bits are still set after chmod")
 	}
 	return nil
@@ -79,17 +81,15 @@ func clearSetid(dirfd int, name string, st unix.Stat_t) error {
 // owns; not a link) back the owner permission bits want, through an
 // O_PATH descriptor of the same inode. It reports whether it did.
 func restoreOwner(dirfd int, name string, st unix.Stat_t, want uint32) bool {
-	fd, err := unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := sys.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	var now unix.Stat_t
-	if unix.Fstat(fd, &now) != nil || now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT == unix.S_IFLNK ||
+	if sys.Fstat(fd, &now) != nil || now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT == unix.S_IFLNK ||
 		int(now.Uid) != os.Geteuid() || now.Mode&want == want {
 		return false
 	}
-	return unix.Chmod(fmt.Sprintf("/proc/self/fd/%d", fd), now.Mode&0o7777|want) == nil
+	return sys.FchmodPath(fd, now.Mode&0o7777|want) == nil
 }
-
-func errText2(err error) error { return errors.New(errText(err)) }

@@ -1,22 +1,25 @@
-package main
+package exitscan
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
-// The exit scan's walk. It never follows a symlink: each grant is opened
-// with openat2(RESOLVE_NO_SYMLINKS), every directory below relative to its
+// The walk. It never follows a symlink: each grant is opened with
+// openat2(RESOLVE_NO_SYMLINKS), every directory below relative to its
 // parent with O_NOFOLLOW, every entry is fstatat'd with
 // AT_SYMLINK_NOFOLLOW. It holds one descriptor per level and goes at most
-// maxScanDepth levels down, so a member that nests directories past the
+// maxDepth levels down, so a member that nests directories past the
 // descriptor limit gets "too deep, not checked" instead of a silent skip.
 //
 // A directory the walk after the run cannot open is not skipped quietly
@@ -33,16 +36,16 @@ import (
 // A symlink's target is judged as written (made absolute against the
 // link's directory), not resolved.
 
-// maxScanDepth bounds the levels below a grant the walk descends, and so
+// maxDepth bounds the levels below a grant the walk descends, and so
 // the descriptors it holds (the hard limit here is 20,000).
-const maxScanDepth = 1000
+const maxDepth = 1000
 
 type walker struct {
 	plan  *policy.Plan
 	snap  *snapshot
 	left  int
 	roots map[string]bool
-	since unix.Timespec // the launch, less the clock's slack
+	since time.Time // the launch, less the clock's slack
 	// after: the walk after the run, which clears set-id bits, gives
 	// directories back their owner permissions and names what it cannot
 	// check. The walk before the run changes nothing.
@@ -55,7 +58,7 @@ type walker struct {
 
 // walkGrants walks the plan's write grants with w.
 func walkGrants(p *policy.Plan, w *walker) *snapshot {
-	w.plan, w.snap, w.left, w.roots = p, newSnapshot(), scanCap, map[string]bool{}
+	w.plan, w.snap, w.left, w.roots = p, newSnapshot(), Cap, map[string]bool{}
 	for _, g := range p.WriteGrants() {
 		w.roots[g] = true
 	}
@@ -66,41 +69,40 @@ func walkGrants(p *policy.Plan, w *walker) *snapshot {
 	}
 	if w.left < 0 {
 		w.snap.truncated = true
-		w.uncheck(fmt.Sprintf("everything past the first %d entries of the write grants", scanCap), "the exit scan stops there")
+		w.uncheck(fmt.Sprintf("everything past the first %d entries of the write grants", Cap), "the exit scan stops there")
 	}
 	return w.snap
 }
 
 // openRoot opens a grant through its parent, resolving no symlink.
 func (w *walker) openRoot(g string) (int, bool) {
-	parent, err := unix.Openat2(unix.AT_FDCWD, filepath.Dir(g), &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
+	parent, err := sys.Openat2(unix.AT_FDCWD, filepath.Dir(g), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC,
+		unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
 	if err != nil {
 		w.failed(g, err)
 		return -1, false
 	}
-	defer unix.Close(parent)
+	defer sys.Close(parent)
 	return w.openDir(parent, filepath.Base(g), g)
 }
 
 // openDir opens the directory name in dirfd (path), never a link.
 func (w *walker) openDir(dirfd int, name, path string) (int, bool) {
 	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := unix.Openat(dirfd, name, flags, 0)
+	fd, err := sys.Openat(dirfd, name, flags, 0)
 	if err == nil {
 		return fd, true
 	}
-	if err == unix.ENOENT || err == unix.ENOTDIR || err == unix.ELOOP {
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
 		return -1, false // gone, or not a directory (any more): nothing below it
 	}
 	if !w.after {
 		return -1, false // the walk after the run judges it
 	}
-	if err == unix.EACCES || err == unix.EPERM {
+	if errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) {
 		switch w.denied(dirfd, name) {
 		case deniedRestored:
-			if fd, err = unix.Openat(dirfd, name, flags, 0); err == nil {
+			if fd, err = sys.Openat(dirfd, name, flags, 0); err == nil {
 				return fd, true
 			}
 		case deniedUnchanged:
@@ -122,7 +124,7 @@ const (
 // denied judges a directory the walk may not open (see the file comment).
 func (w *walker) denied(dirfd int, name string) denial {
 	var st unix.Stat_t
-	if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+	if sys.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
 		return deniedOther
 	}
 	if int(st.Uid) == os.Geteuid() {
@@ -131,7 +133,7 @@ func (w *walker) denied(dirfd int, name string) denial {
 		}
 		return deniedOther
 	}
-	if before(st.Ctim, w.since) && unix.Faccessat(dirfd, name, unix.X_OK, unix.AT_EACCESS|unix.AT_SYMLINK_NOFOLLOW) != nil {
+	if w.old(st) && sys.Faccessat(dirfd, name, unix.X_OK, unix.AT_EACCESS|unix.AT_SYMLINK_NOFOLLOW) != nil {
 		return deniedUnchanged
 	}
 	return deniedOther
@@ -174,8 +176,8 @@ func (w *walker) entry(dirfd int, dir string, e os.DirEntry, depth int) {
 		}
 	default:
 		var st unix.Stat_t
-		if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			if err != unix.ENOENT {
+		if err := sys.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if !errors.Is(err, unix.ENOENT) {
 				w.failed(filepath.Join(dir, name), err)
 			}
 			return
@@ -191,8 +193,8 @@ func (w *walker) sub(dirfd int, dir, name string, depth int) {
 	if w.roots[path] {
 		return
 	}
-	if depth+1 > maxScanDepth {
-		w.uncheck(path, fmt.Sprintf("deeper than %d levels below its write grant; the exit scan goes no deeper", maxScanDepth))
+	if depth+1 > maxDepth {
+		w.uncheck(path, fmt.Sprintf("deeper than %d levels below its write grant; the exit scan goes no deeper", maxDepth))
 		return
 	}
 	if fd, ok := w.openDir(dirfd, name, path); ok {
@@ -202,7 +204,7 @@ func (w *walker) sub(dirfd int, dir, name string, depth int) {
 
 func (w *walker) stated(dirfd int, dir, name string, st unix.Stat_t, depth int) {
 	path := filepath.Join(dir, name)
-	recent := !before(st.Ctim, w.since)
+	recent := !w.old(st)
 	if st.Mode&unix.S_IFMT == unix.S_IFDIR { // d_type was unknown
 		w.sub(dirfd, dir, name, depth)
 		return
@@ -243,7 +245,7 @@ func identKey(st unix.Stat_t) string {
 
 func (w *walker) link(dirfd int, dir, name string) {
 	buf := make([]byte, 4096)
-	n, err := unix.Readlinkat(dirfd, name, buf)
+	n, err := sys.Readlinkat(dirfd, name, buf)
 	if err != nil {
 		return
 	}
@@ -280,14 +282,18 @@ func (w *walker) uncheck(path, why string) {
 	}
 }
 
-// before reports whether a is earlier than b.
-func before(a, b unix.Timespec) bool {
-	return a.Sec < b.Sec || a.Sec == b.Sec && a.Nsec < b.Nsec
+// old reports whether st's ctime is before the launch (less the slack).
+func (w *walker) old(st unix.Stat_t) bool {
+	since := unix.NsecToTimespec(w.since.UnixNano())
+	a := st.Ctim
+	return a.Sec < since.Sec || a.Sec == since.Sec && a.Nsec < since.Nsec
 }
 
-// errText is an errno's text without Go's wrapping.
+// errText is an errno's text without the call and path the error names
+// (the walk names the path itself).
 func errText(err error) string {
-	if pe, ok := err.(*os.PathError); ok {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
 		err = pe.Err
 	}
 	return err.Error()

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/acbox/acbox/coordinator/backend"
+	"github.com/acbox/acbox/coordinator/policy"
+)
+
+// statusFake answers availability and, with checks, host checks.
+type statusFake struct {
+	backend.Backend // unused methods panic
+	avail           backend.Availability
+}
+
+func (f statusFake) Available(context.Context) backend.Availability { return f.avail }
+
+type statusChecking struct {
+	statusFake
+	checks []backend.Check
+}
+
+func (c statusChecking) HostChecks() []backend.HostCheck {
+	var out []backend.HostCheck
+	for _, k := range c.checks {
+		out = append(out, backend.HostCheck{Name: k.Name, Run: func() backend.Check { return k }})
+	}
+	return out
+}
+
+var (
+	upNative   = statusFake{avail: backend.Availability{Backend: "native", Available: true}}
+	downDocker = statusFake{avail: backend.Availability{Backend: "docker", Why: "no daemon", Remedy: "start it"}}
+)
+
+// TestStatus: each wired backend is asked, in order, in both formats.
+func TestStatus(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		json bool
+		want string
+	}{
+		{"text", false, "native: available\ndocker: unavailable: no daemon; start it\n"},
+		{"json", true, `[
+  {
+    "backend": "native",
+    "available": true
+  },
+  {
+    "backend": "docker",
+    "available": false,
+    "reason": "no daemon; start it"
+  }
+]
+`},
+	} {
+		var out strings.Builder
+		if err := (&StatusCmd{JSON: tc.json}).Run(&Streams{Out: &out}, []backend.Backend{upNative, downDocker}); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != tc.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, out.String(), tc.want)
+		}
+	}
+}
+
+// TestDoctor: only backends with host checks are examined, their checks
+// then their launch; any failure is ErrCannotSandbox.
+func TestDoctor(t *testing.T) {
+	ok := backend.Check{Name: "landlock", OK: true, Detail: "ABI 7"}
+	bad := backend.Check{Name: "pty", Detail: "no ptmx", Remedy: "mount devpts\nthen retry"}
+	for _, tc := range []struct {
+		name    string
+		b       statusChecking
+		want    string
+		wantErr bool
+	}{
+		{"all ok", statusChecking{upNative, []backend.Check{ok}},
+			"ok   landlock           ABI 7\nok   sandbox launch     a real sandbox ran `true` with every control\n", false},
+		{"a check fails", statusChecking{upNative, []backend.Check{bad}},
+			"FAIL pty                no ptmx\n     remedy: mount devpts\n     then retry\nok   sandbox launch     a real sandbox ran `true` with every control\n", true},
+		{"launch fails", statusChecking{downDocker, nil},
+			"FAIL sandbox launch     no daemon; start it\n     remedy: the error above names the step that failed and its remedy; --backend docker needs none of these\n", true},
+	} {
+		var out strings.Builder
+		err := (&DoctorCmd{}).Run(&Streams{Out: &out}, []backend.Backend{tc.b, downDocker})
+		if out.String() != tc.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, out.String(), tc.want)
+		}
+		if (err != nil) != tc.wantErr || (err != nil && !errors.Is(err, policy.ErrCannotSandbox)) {
+			t.Errorf("%s: err %v, want error %v", tc.name, err, tc.wantErr)
+		}
+	}
+}
