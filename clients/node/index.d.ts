@@ -201,7 +201,7 @@ export declare class EventLog implements AsyncIterable<AcboxEvent> {
   [Symbol.asyncIterator](): AsyncIterator<AcboxEvent>;
 }
 export declare function settle(end: { code: number | null; signal: NodeJS.Signals | null; error?: Error }, events: AcboxEvent[], options?: { spec?: Partial<Spec>; report?: string; stderr?: () => string; cwd?: string }): { outcome?: Outcome; error?: AcboxError };
-export declare function runArgs(options?: { specOnStdin?: boolean; within?: string; report?: string }): string[];
+export declare function runArgs(options?: { specFile?: string; within?: string; report?: string }): string[];
 
 export declare function seedAccess(access: AcboxAccess | null | undefined): SeedAccess;
 export declare function accessFor(spec: Spec, options?: { base?: string }): SeedAccess;

@@ -1,11 +1,12 @@
 // One sandbox: `acbox run --spec - --status-fd 3`, the spec as the first line
-// of stdin (or on fd 4 when stdin is not a pipe), events on fd 3, signals
+// of stdin (or in a private file when stdin is not ours), events on fd 3, signals
 // passed on to acbox (which relays them to the member), and the outcome
 // taken from the exited event, or the refusal from the refused event (with
 // standard error as the fallback for a binary older than contract 1).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { constants } from 'node:os';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { AcboxError, UncheckedError, errorFor, isAcboxStatus, parseStderr } from './errors.js';
 import { EventLog, parseEvent, splitLines } from './events.js';
@@ -13,9 +14,9 @@ import { EventLog, parseEvent, splitLines } from './events.js';
 const TAIL = 64 * 1024;
 const signalName = (n) => Object.entries(constants.signals).find(([, v]) => v === n)?.[0] ?? null;
 
-/** The command line of a launch; spec on stdin ("-") or on fd 4. */
-export function runArgs({ specOnStdin = true, within, report } = {}) {
-  const args = ['run', '--spec', specOnStdin ? '-' : '/dev/fd/4', '--status-fd', '3'];
+/** The command line of a launch; spec on stdin (specFile absent) or in specFile. */
+export function runArgs({ specFile, within, report } = {}) {
+  const args = ['run', '--spec', specFile ?? '-', '--status-fd', '3'];
   if (within) args.push('--within', within);
   if (report) args.push('--report', report);
   return args;
@@ -31,15 +32,20 @@ export async function launch(binary, spec, options = {}, spawnOptions = {}) {
   const { signal, within, report } = options;
   signal?.throwIfAborted?.();
   const [inMode, outMode, errMode] = normalStdio(options.stdio);
-  const specOnStdin = inMode === 'pipe';
-  const tapErr = ['pipe', 'inherit', 'ignore'].includes(errMode);
-  const stdio = [inMode, outMode, tapErr ? 'pipe' : errMode, 'pipe'];
-  if (!specOnStdin) stdio.push('pipe');
-  const child = spawn(binary, runArgs({ specOnStdin, within, report }), { ...spawnOptions, stdio });
   const line = JSON.stringify(spec) + '\n';
-  const specStream = specOnStdin ? child.stdin : child.stdio[4];
-  specStream.on('error', () => {}); // acbox may refuse before reading it
-  if (specOnStdin) specStream.write(line); else specStream.end(line);
+  // Node's pipes are socket pairs, which /dev/fd/N cannot reopen: a stdin that is not ours needs the spec in a file.
+  const specOnStdin = inMode === 'pipe' || inMode === 'ignore';
+  const specFile = specOnStdin ? undefined : writeSpecFile(line, spawnOptions);
+  const tapErr = ['pipe', 'inherit', 'ignore'].includes(errMode);
+  const stdio = [specOnStdin ? 'pipe' : inMode, outMode, tapErr ? 'pipe' : errMode, 'pipe'];
+  let child;
+  try {
+    child = spawn(binary, runArgs({ specFile: specFile?.path, within, report }), { ...spawnOptions, stdio });
+  } catch (err) { specFile?.remove(); throw err; }
+  if (specOnStdin) {
+    child.stdin.on('error', () => {}); // acbox may refuse before reading it
+    if (inMode === 'ignore') child.stdin.end(line); else child.stdin.write(line);
+  }
 
   let stderrTail = '';
   let stderr = null;
@@ -61,6 +67,7 @@ export async function launch(binary, spec, options = {}, spawnOptions = {}) {
     child.on('exit', (code, sig) => resolve({ code, signal: sig }));
     child.on('error', (err) => { log.end(); resolve({ error: err }); });
   });
+  processExited.then(() => specFile?.remove());
   const done = Promise.all([processExited, streamEnded]).then(([end]) => settle(end, log.events, { spec, report, stderr: () => stderrTail, cwd: spawnOptions.cwd }));
   done.catch(() => {});
 
@@ -70,7 +77,17 @@ export async function launch(binary, spec, options = {}, spawnOptions = {}) {
     const r = first.r ?? await done;
     throw r.error ?? new AcboxError({ message: `acbox exited (${r.outcome?.code}) before the sandbox started`, stderr: stderrTail });
   }
-  return new Sandbox(child, first.ev, log, done, { stderr, signal });
+  specFile?.remove(); // read by now: the sandbox has started
+  return new Sandbox(child, first.ev, log, done, { stderr, signal, stdin: inMode === 'pipe' ? child.stdin : null });
+}
+
+/** The spec in a new private directory, readable by the uid acbox runs as. */
+function writeSpecFile(line, { uid, gid }) {
+  const dir = mkdtempSync(join(tmpdir(), 'acbox-spec-'));
+  const path = join(dir, 'spec.json');
+  writeFileSync(path, line, { mode: 0o600 });
+  if (uid !== undefined) { chownSync(dir, uid, gid ?? -1); chownSync(path, uid, gid ?? -1); }
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
@@ -119,7 +136,7 @@ function readReport(path) {
 export class Sandbox {
   #child;
   #log;
-  constructor(child, started, log, done, { stderr, signal }) {
+  constructor(child, started, log, done, { stderr, signal, stdin }) {
     this.#child = child;
     this.#log = log;
     this.id = started.id;
@@ -128,7 +145,7 @@ export class Sandbox {
     this.access = started.access;
     this.reportDigest = started.report_digest;
     this.started = started;
-    this.stdin = child.stdin;
+    this.stdin = stdin;
     this.stdout = child.stdout;
     this.stderr = stderr;
     this.process = child;

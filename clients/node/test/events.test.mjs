@@ -77,5 +77,5 @@ test('how a launch ends: outcome, refusal from the event, or from standard error
 
 test('the command line', () => {
   assert.deepEqual(runArgs(), ['run', '--spec', '-', '--status-fd', '3']);
-  assert.deepEqual(runArgs({ specOnStdin: false, within: 'abc', report: '/r' }), ['run', '--spec', '/dev/fd/4', '--status-fd', '3', '--within', 'abc', '--report', '/r']);
+  assert.deepEqual(runArgs({ specFile: '/s', within: 'abc', report: '/r' }), ['run', '--spec', '/s', '--status-fd', '3', '--within', 'abc', '--report', '/r']);
 });
