@@ -21,6 +21,8 @@
 //    ID (125 naming the wider field otherwise; 125 field "within" if ID is not live), on both backends; the child's ps
 //    entry has "parent": ID and it is stopped with ID.
 //  - `acbox status --json`: every unavailable backend has "remedy" apart from "reason".
+//  - "started" is the first event of a launch: no egress event of the member before it (today the member can reach
+//    the proxy before acbox writes started).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
@@ -122,6 +124,16 @@ matrix('access_env: the member reads AC_TEAMS_ACCESS in the seed shape', async (
   assert.deepEqual(seed(await read({ mode: 'none' })), { ...base, network: { allow: [] } });
   await assert.rejects(c.launch({ backend, command: ['true'], access_env: ['1BAD'] }), fromEvent(UsageError, 2, 'access_env[0]'));
   await assert.rejects(c.launch({ backend, command: ['true'], access_env: ['PATH'] }), fromEvent(UsageError, 2, 'access_env[0]'));
+});
+
+matrix('started comes before the member\'s first egress event', async (t, { ids, backend, c }) => {
+  for (let i = 0; i < 5; i++) {
+    const sb = await c.launch({ backend, command: sh('busybox wget -q -O- http://denied.invalid/ >/dev/null 2>&1; true'), access: { network: { allow: ['model.invalid'] } } }, { stdio: 'ignore' });
+    await sb.exit;
+    const kinds = [];
+    for await (const ev of sb) kinds.push(ev.event);
+    assert.deepEqual(kinds, ['started', 'egress', 'exited']);
+  }
 });
 
 matrix('relative grants resolve against the spec cwd', async (t, { ids, backend, c }) => {
