@@ -10,19 +10,6 @@ import (
 	"github.com/acbox/acbox/egress"
 )
 
-// policyOf turns the plan's network into the proxy's policy.
-func policyOf(n policy.Network) (egress.Policy, error) {
-	p := egress.Policy{Mode: egress.Mode(n.Mode), AllowAny: n.AllowAny, Allow: []egress.Rule{}}
-	for _, a := range n.Allow {
-		r, err := egress.ParseRule(a)
-		if err != nil {
-			return p, err
-		}
-		p.Allow = append(p.Allow, r)
-	}
-	return p, nil
-}
-
 // proxyServer is one sandbox's egress proxy, listening on a Unix socket in
 // a private directory (0700, socket 0600) that no other sandbox can reach.
 type proxyServer struct {
@@ -37,10 +24,7 @@ func startProxy(plan *policy.Plan, id, dir string, events *policy.Events) (*prox
 	if plan.Network.Mode != "proxy" {
 		return nil, nil
 	}
-	pol, err := policyOf(plan.Network)
-	if err != nil {
-		return nil, err
-	}
+	pol := plan.Network
 	ln, path, err := listenPrivate(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: egress proxy: %v", policy.ErrCannotSandbox, err)
