@@ -27,7 +27,8 @@ type Policy struct {
 	// ConnectPorts and BindPorts are the only TCP ports host mode may
 	// connect to and bind; the native backend enforces them with Landlock.
 	// The proxy never sees host mode, and [Policy.Permits] and
-	// [Policy.NarrowerThan] do not judge them.
+	// [Policy.NarrowerThan] do not judge them (coordinator/policy's
+	// Narrower holds a nested launch to its requester's ports).
 	ConnectPorts []uint16 `json:"connect_ports,omitempty"`
 	BindPorts    []uint16 `json:"bind_ports,omitempty"`
 }
