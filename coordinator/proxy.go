@@ -38,15 +38,11 @@ func (EgressProxies) Start(plan *policy.Plan, id, dir string, events *Events) (P
 	if plan.Network.Mode != "proxy" {
 		return nil, nil
 	}
-	pol, err := policyOf(plan.Network)
-	if err != nil {
-		return nil, err
-	}
 	ln, path, err := listenPrivate(filepath.Join(dir, "proxy.sock"))
 	if err != nil {
 		return nil, fmt.Errorf("%w: egress proxy: %w", policy.ErrCannotSandbox, err)
 	}
-	p := egress.New(egress.Config{Policy: pol, OnDecision: decisions(events, id)})
+	p := egress.New(egress.Config{Policy: plan.Network, OnDecision: decisions(events, id)})
 	go p.Serve(ln)
 	return &egressProxy{path: path, proxy: p}, nil
 }
@@ -58,19 +54,6 @@ type egressProxy struct {
 
 func (s *egressProxy) Socket() string { return s.path }
 func (s *egressProxy) Stop()          { s.proxy.Close() }
-
-// policyOf turns the plan's network into the proxy's policy.
-func policyOf(n policy.Network) (egress.Policy, error) {
-	p := egress.Policy{Mode: egress.Mode(n.Mode), AllowAny: n.AllowAny, Allow: []egress.Rule{}}
-	for _, a := range n.Allow {
-		r, err := egress.ParseRule(a)
-		if err != nil {
-			return p, err
-		}
-		p.Allow = append(p.Allow, r)
-	}
-	return p, nil
-}
 
 // decisions emits each of the proxy's decisions as an egress event.
 func decisions(events *Events, id string) func(egress.Decision) {

@@ -34,7 +34,7 @@ func (p *Proxy) addrs(ctx context.Context, host string) ([]netip.Addr, error) {
 	} else {
 		var err error
 		if addrs, err = p.cfg.Resolve(ctx, host); err != nil {
-			return nil, fail(http.StatusBadGateway, "resolve %s: %v", host, err)
+			return nil, fail(http.StatusBadGateway, "resolve %s: %w", host, err)
 		}
 		if len(addrs) == 0 {
 			return nil, fail(http.StatusBadGateway, "resolve %s: no addresses", host)
@@ -69,5 +69,5 @@ func (p *Proxy) dial(ctx context.Context, addrs []netip.Addr, port int) (net.Con
 		}
 		return c, addr, nil
 	}
-	return nil, "", fail(http.StatusBadGateway, "dial: %v", errors.Join(errs...))
+	return nil, "", fail(http.StatusBadGateway, "dial: %w", errors.Join(errs...))
 }

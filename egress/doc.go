@@ -6,6 +6,11 @@
 // host's network, unfiltered). In proxy mode an allow list of [Rule]s names the
 // destinations; without a list any public destination is allowed.
 //
+// [Policy] is the one form of a sandbox's network policy. coordinator/policy
+// parses the launch spec's request into it once; the plan carries it (its JSON
+// is the plan's "network" block), the [Proxy] enforces it, and a nested launch
+// is held within its requester's with [Policy.NarrowerThan].
+//
 // # Example
 //
 //	pol := egress.Policy{Mode: egress.ModeProxy, Allow: []egress.Rule{

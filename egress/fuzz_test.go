@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,9 +39,12 @@ func FuzzParseMode(f *testing.F) {
 	})
 }
 
-func FuzzNetworkJSON(f *testing.F) {
-	f.Add(`{"mode":"proxy","allow":["a.test"]}`)
-	f.Add(`{"mode":"proxy"}`)
+// FuzzPolicyJSON: whatever decodes as a policy encodes to JSON that decodes
+// to the same policy and encodes the same again; each rule is canonical.
+func FuzzPolicyJSON(f *testing.F) {
+	f.Add(`{"mode":"proxy","allow":["a.test","*.B.test:443","[::1]"],"allow_any":false}`)
+	f.Add(`{"mode":"host","allow":[],"allow_any":false,"connect_ports":[443],"bind_ports":[]}`)
+	f.Add(`{"mode":"proxy","allow_any":true}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		var p Policy
 		if json.Unmarshal([]byte(s), &p) != nil {
@@ -51,8 +55,12 @@ func FuzzNetworkJSON(f *testing.F) {
 			t.Fatal(err)
 		}
 		var q Policy
-		if err := json.Unmarshal(out, &q); err != nil || q.Mode != p.Mode || q.AllowAny != p.AllowAny || len(q.Allow) != len(p.Allow) {
+		if err := json.Unmarshal(out, &q); err != nil || q.Mode != p.Mode || q.AllowAny != p.AllowAny || !slices.Equal(q.Allow, p.Allow) ||
+			!slices.Equal(q.ConnectPorts, p.ConnectPorts) || !slices.Equal(q.BindPorts, p.BindPorts) {
 			t.Fatalf("%s -> %+v -> %s -> %+v, %v", s, p, out, q, err)
+		}
+		if again, _ := json.Marshal(q); !bytes.Equal(again, out) {
+			t.Fatalf("%s encodes as %s, then as %s", s, out, again)
 		}
 	})
 }

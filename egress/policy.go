@@ -6,16 +6,31 @@ import (
 	"strconv"
 )
 
-// Policy is a sandbox's network policy.
+// Policy is a sandbox's network policy: the one value the plan carries, the
+// proxy enforces and nested launches are narrowed against. Its JSON form is
+// the plan's "network" block, with each rule written as [Rule.String] does:
+//
+//	{"mode":"proxy","allow":["api.example.com","*.example.org:8443"],"allow_any":false}
+//
+// Decoding it parses every rule again, so a policy read from JSON holds only
+// rules [ParseRule] accepts; nothing else is checked there (the launch spec's
+// request form is checked where it is resolved).
 type Policy struct {
 	// Mode is the network mode; the zero value means ModeNone.
-	Mode Mode
+	Mode Mode `json:"mode"`
 	// Allow lists the destinations of proxy mode. An empty list allows
 	// nothing. Ignored when AllowAny is set.
-	Allow []Rule
+	Allow []Rule `json:"allow"`
 	// AllowAny allows any public destination in proxy mode. It is what an
 	// omitted allow list means.
-	AllowAny bool
+	AllowAny bool `json:"allow_any"`
+	// ConnectPorts and BindPorts are the only TCP ports host mode may
+	// connect to and bind; the native backend enforces them with Landlock.
+	// The proxy never sees host mode, and [Policy.Permits] and
+	// [Policy.NarrowerThan] do not judge them (coordinator/policy's
+	// Narrower holds a nested launch to its requester's ports).
+	ConnectPorts []uint16 `json:"connect_ports,omitempty"`
+	BindPorts    []uint16 `json:"bind_ports,omitempty"`
 }
 
 // Permits reports whether the policy allows connecting to host:port, and if

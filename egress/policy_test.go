@@ -2,6 +2,7 @@ package egress
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -158,41 +159,40 @@ func TestNarrowerThan(t *testing.T) {
 	}
 }
 
-func TestNetworkJSON(t *testing.T) {
+// TestPolicyJSON: a policy's JSON is the plan's "network" block, rules as
+// strings, and reads back as the same policy.
+func TestPolicyJSON(t *testing.T) {
 	tests := []struct {
-		in   string
-		want Policy
-		out  string
+		in   Policy
+		want string
 	}{
-		{`{"mode":"proxy"}`, Policy{Mode: ModeProxy, AllowAny: true}, `{"mode":"proxy"}`},
-		{`{"mode":"proxy","allow":[]}`, Policy{Mode: ModeProxy, Allow: []Rule{}}, `{"mode":"proxy","allow":[]}`},
-		{`{"mode":"proxy","allow":["*.A.test:443","b.test"]}`,
-			Policy{Mode: ModeProxy, Allow: rules(t, "*.a.test:443", "b.test")}, `{"mode":"proxy","allow":["*.a.test:443","b.test"]}`},
-		{`{}`, Policy{Mode: ModeNone}, `{"mode":"none"}`},
-		{`{"mode":"host"}`, Policy{Mode: ModeHost}, `{"mode":"host"}`},
+		{Policy{Mode: ModeProxy, Allow: rules(t, "*.A.test:443", "b.test", "[::1]:8080")},
+			`{"mode":"proxy","allow":["*.a.test:443","b.test","[::1]:8080"],"allow_any":false}`},
+		{Policy{Mode: ModeProxy, Allow: []Rule{}, AllowAny: true}, `{"mode":"proxy","allow":[],"allow_any":true}`},
+		{Policy{Mode: ModeHost, Allow: []Rule{}, ConnectPorts: []uint16{443}, BindPorts: []uint16{8080}},
+			`{"mode":"host","allow":[],"allow_any":false,"connect_ports":[443],"bind_ports":[8080]}`},
+		{Policy{Mode: ModeNone, Allow: []Rule{}}, `{"mode":"none","allow":[],"allow_any":false}`},
+		{Policy{}, `{"mode":"","allow":null,"allow_any":false}`},
 	}
 	for _, tt := range tests {
-		var p Policy
-		if err := json.Unmarshal([]byte(tt.in), &p); err != nil {
-			t.Errorf("Unmarshal(%s): %v", tt.in, err)
+		out, err := json.Marshal(tt.in)
+		if err != nil || string(out) != tt.want {
+			t.Errorf("Marshal(%+v) = %s, %v; want %s", tt.in, out, err, tt.want)
 			continue
 		}
-		if p.Mode != tt.want.Mode || p.AllowAny != tt.want.AllowAny || (p.Allow == nil) != (tt.want.Allow == nil) ||
-			len(p.Allow) != len(tt.want.Allow) {
-			t.Errorf("Unmarshal(%s) = %+v; want %+v", tt.in, p, tt.want)
-		}
-		out, err := json.Marshal(p)
-		if err != nil || string(out) != tt.out {
-			t.Errorf("Marshal(%s) = %s, %v; want %s", tt.in, out, err, tt.out)
+		var back Policy
+		if err := json.Unmarshal(out, &back); err != nil || !reflect.DeepEqual(back, tt.in) {
+			t.Errorf("Unmarshal(%s) = %+v, %v; want %+v", out, back, err, tt.in)
 		}
 	}
 }
 
-func TestNetworkJSONRefuses(t *testing.T) {
+// TestPolicyJSONRefuses: decoding parses every rule, so a policy read from
+// JSON never holds an entry ParseRule refuses.
+func TestPolicyJSONRefuses(t *testing.T) {
 	for _, in := range []string{
-		`{"mode":"proxy","allow":null}`, `{"mode":"bridge"}`, `{"mode":"none","allow":[]}`,
-		`{"mode":"host","allow":["a.test"]}`, `{"mode":"proxy","allow":["*"]}`, `{"mode":"proxy","alow":[]}`,
-		`null`, `[]`, `{"mode":1}`, `{"mode":"proxy","allow":"a.test"}`,
+		`{"mode":"proxy","allow":["*"]}`, `{"mode":"proxy","allow":["a.test:0"]}`, `{"mode":"proxy","allow":"a.test"}`,
+		`{"mode":"proxy","allow":[1]}`, `{"mode":1}`, `[]`, `{"connect_ports":[70000]}`,
 	} {
 		var p Policy
 		if err := json.Unmarshal([]byte(in), &p); err == nil {

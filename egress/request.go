@@ -24,17 +24,20 @@ type request struct {
 	chunked       bool
 }
 
-// statusError is a refusal with the HTTP status to reply and a detail for
-// the Decision.
+// statusError is a refusal with the HTTP status to reply; its text is the
+// detail for the Decision. It wraps the cause, when there is one, so
+// errors.Is and errors.As see through it.
 type statusError struct {
 	status int
-	detail string
+	err    error
 }
 
-func (e *statusError) Error() string { return e.detail }
+func (e *statusError) Error() string { return e.err.Error() }
+func (e *statusError) Unwrap() error { return e.err }
 
+// fail formats like fmt.Errorf: %w wraps a cause.
 func fail(status int, format string, args ...any) error {
-	return &statusError{status, fmt.Sprintf(format, args...)}
+	return &statusError{status, fmt.Errorf(format, args...)}
 }
 
 // readRequest reads one request head of at most max bytes. It returns io.EOF

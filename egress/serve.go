@@ -52,7 +52,9 @@ func (p *Proxy) serveConn(c net.Conn) {
 func (p *Proxy) refuse(c net.Conn, d Decision, err error) {
 	status := statusOf(err)
 	d.Allowed, d.Reason = false, err.Error()
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+	if status == http.StatusRequestTimeout {
+		// Only a deadline that is not a refusal of its own: a refusal
+		// keeps its detail even when its cause was a timeout.
 		d.Reason = "request head not received in time"
 	}
 	p.cfg.OnDecision(d)

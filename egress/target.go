@@ -38,19 +38,19 @@ func parseAuthority(s string, defPort int) (string, int, error) {
 	}
 	h, p, err := splitHostPort(s)
 	if err != nil {
-		return "", 0, fail(http.StatusBadRequest, "bad authority: %v", err)
+		return "", 0, fail(http.StatusBadRequest, "bad authority: %w", err)
 	}
 	port := defPort
 	if p != "" {
 		if port, err = parsePort(p); err != nil {
-			return "", 0, fail(http.StatusBadRequest, "bad authority: %v", err)
+			return "", 0, fail(http.StatusBadRequest, "bad authority: %w", err)
 		}
 	} else if port == 0 {
 		return "", 0, fail(http.StatusBadRequest, "authority without a port")
 	}
 	host, _, err := canonHost(h)
 	if err != nil {
-		return "", 0, fail(http.StatusBadRequest, "bad host: %v", err)
+		return "", 0, fail(http.StatusBadRequest, "bad host: %w", err)
 	}
 	return host, port, nil
 }
@@ -112,7 +112,7 @@ func checkHostHeader(values []string, t target, defPort int) error {
 	}
 	host, port, err := parseAuthority(values[0], defPort)
 	if err != nil {
-		return fail(http.StatusBadRequest, "bad Host header: %v", err)
+		return fail(http.StatusBadRequest, "bad Host header: %w", err)
 	}
 	if host != t.host || port != t.port {
 		return fail(http.StatusBadRequest, "Host header %q disagrees with the target %s", values[0], t.hostPort())

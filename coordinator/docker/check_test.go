@@ -9,6 +9,7 @@ import (
 
 	"github.com/acbox/acbox/coordinator/docker/engine"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/egress"
 )
 
 func testSetup() *setup {
@@ -22,7 +23,7 @@ func testSetup() *setup {
 			{Path: "/srv/p/.git/config", Grant: "/srv/p", Mode: policy.CarveReadOnly, Kind: "file", Dev: 1, Ino: 3},
 			{Path: "/srv/p/.git/hooks", Grant: "/srv/p", Mode: policy.CarveReadOnly, Kind: "dir", Dev: 1, Ino: 4},
 		},
-		Env: []string{"PATH=/bin", "HOME=/home/u"}, Network: policy.Network{Mode: "proxy", Allow: []string{}},
+		Env: []string{"PATH=/bin", "HOME=/home/u"}, Network: egress.Policy{Mode: egress.ModeProxy, Allow: []egress.Rule{}},
 		Limits: policy.Limits{Memory: 2 << 30, Pids: 1024},
 	}
 	return newSetup(p, "abc", "img:1", "/usr/bin/acbox", "/run/g", "/run/acbox/x/proxy.sock", "tok", owner{pid: 7, start: "99", pidns: "pid:[1]"})

@@ -167,19 +167,13 @@ func mountCovered(m Mount, parent *Plan) bool {
 	return false
 }
 
-func networkNarrower(child, parent Network) error {
-	c, err := policyOf(child)
-	if err != nil {
-		return err
-	}
-	p, err := policyOf(parent)
-	if err != nil {
-		return err
-	}
-	if ok, why := c.NarrowerThan(p); !ok {
+// networkNarrower: the child's policy permits no destination its
+// requester's does not, and in host mode lists only the requester's ports.
+func networkNarrower(child, parent egress.Policy) error {
+	if ok, why := child.NarrowerThan(parent); !ok {
 		return refuse("network", why, "ask for no more than the requester's network policy")
 	}
-	if child.Mode == "host" {
+	if child.Mode == egress.ModeHost {
 		if p := missingPort(child.ConnectPorts, parent.ConnectPorts); p != 0 {
 			return refuse("network", fmt.Sprintf("--connect-port %d is not one of the requester's", p), "ask for no more than the requester's ports")
 		}
@@ -198,16 +192,4 @@ func missingPort(child, parent []uint16) uint16 {
 		}
 	}
 	return 0
-}
-
-func policyOf(n Network) (egress.Policy, error) {
-	pol := egress.Policy{Mode: egress.Mode(n.Mode), AllowAny: n.AllowAny, Allow: []egress.Rule{}}
-	for _, a := range n.Allow {
-		r, err := egress.ParseRule(a)
-		if err != nil {
-			return pol, fmt.Errorf("%w: %v", ErrInvalid, err)
-		}
-		pol.Allow = append(pol.Allow, r)
-	}
-	return pol, nil
 }

@@ -1,23 +1,27 @@
 package policy
 
 import (
+	"fmt"
+
 	"github.com/acbox/acbox/egress"
 )
 
-// resolveNetwork validates the network request. Any allowlist turns the
-// proxy on; an unknown mode or a bad entry is an error naming it.
-func resolveNetwork(n NetworkSpec) (Network, error) {
+// resolveNetwork validates the network request and parses it, once, into
+// the policy the plan carries, the proxy enforces and nested launches are
+// narrowed against. Any allowlist turns the proxy on; an unknown mode or a
+// bad entry is an error naming it.
+func resolveNetwork(n NetworkSpec) (egress.Policy, error) {
 	mode := n.Mode
 	if mode == "" && n.Allow != nil {
 		mode = "proxy"
 	}
 	m, err := egress.ParseMode(mode)
 	if err != nil {
-		return Network{}, invalid("%v", err)
+		return egress.Policy{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	out := Network{Mode: string(m), Allow: []string{}}
+	out := egress.Policy{Mode: m, Allow: []egress.Rule{}}
 	if m != egress.ModeProxy && n.Allow != nil && len(*n.Allow) > 0 {
-		return Network{}, invalid("network mode %s with an allowlist: the allowlist applies only to the proxy; drop --net %s or the --allow entries", m, m)
+		return egress.Policy{}, invalid("network mode %s with an allowlist: the allowlist applies only to the proxy; drop --net %s or the --allow entries", m, m)
 	}
 	if m == egress.ModeProxy {
 		out.AllowAny = n.Allow == nil
@@ -25,16 +29,16 @@ func resolveNetwork(n NetworkSpec) (Network, error) {
 			for _, a := range *n.Allow {
 				r, err := egress.ParseRule(a)
 				if err != nil {
-					return Network{}, invalid("%v", err)
+					return egress.Policy{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 				}
-				out.Allow = append(out.Allow, r.String())
+				out.Allow = append(out.Allow, r)
 			}
 		}
 	}
 	if m == egress.ModeHost {
 		out.ConnectPorts, out.BindPorts = n.ConnectPorts, n.BindPorts
 	} else if len(n.ConnectPorts)+len(n.BindPorts) > 0 {
-		return Network{}, invalid("--connect-port and --bind-port apply only to --net host")
+		return egress.Policy{}, invalid("--connect-port and --bind-port apply only to --net host")
 	}
 	return out, nil
 }

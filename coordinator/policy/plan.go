@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/acbox/acbox/egress"
 )
 
 // Plan is the resolved launch: the single value every later stage reads.
@@ -24,7 +26,7 @@ type Plan struct {
 	Mounts     []Mount           `json:"mounts"`
 	Tmpfs      []Tmpfs           `json:"tmpfs"`
 	Env        []string          `json:"env"`
-	Network    Network           `json:"network"`
+	Network    egress.Policy     `json:"network"`
 	TTY        bool              `json:"tty"`
 	Limits     Limits            `json:"limits"`
 	BestEffort bool              `json:"best_effort"`
@@ -67,16 +69,6 @@ type Tmpfs struct {
 	Size   int64  `json:"size"`
 }
 
-// Network is the resolved network policy. AllowAny is true in proxy mode
-// when no allowlist was given (any public destination).
-type Network struct {
-	Mode         string   `json:"mode"`
-	Allow        []string `json:"allow"`
-	AllowAny     bool     `json:"allow_any"`
-	ConnectPorts []uint16 `json:"connect_ports,omitempty"`
-	BindPorts    []uint16 `json:"bind_ports,omitempty"`
-}
-
 // Limits in force for the sandbox.
 type Limits struct {
 	Memory int64 `json:"memory"`
@@ -117,11 +109,11 @@ func SystemPaths() []SystemPath {
 // Access returns the ACBOX_ACCESS value: what the member can reach.
 func (p *Plan) Access(enforced bool) string {
 	a := struct {
-		Enforced bool     `json:"enforced"`
-		Backend  string   `json:"backend"`
-		Read     []string `json:"read"`
-		Write    []string `json:"write"`
-		Network  Network  `json:"network"`
+		Enforced bool          `json:"enforced"`
+		Backend  string        `json:"backend"`
+		Read     []string      `json:"read"`
+		Write    []string      `json:"write"`
+		Network  egress.Policy `json:"network"`
 	}{enforced, p.Backend, []string{}, []string{}, p.Network}
 	for _, g := range p.Grants {
 		if g.Write {
