@@ -2,8 +2,6 @@ package nsjail
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -101,16 +100,9 @@ func (o Options) withDefaults() Options {
 		o.Exe = "/proc/self/exe"
 	}
 	if o.ID == "" {
-		o.ID = NewID()
+		o.ID = backend.NewID()
 	}
 	return o
-}
-
-// NewID returns a random sandbox id.
-func NewID() string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 type launch struct {

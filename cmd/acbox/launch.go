@@ -10,7 +10,6 @@ import (
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/nsjail"
 )
 
 // stdio are the member's standard streams.
@@ -31,7 +30,7 @@ type ran struct {
 // the backend, and the started and exited events. With an error, ran may
 // still hold the exit scan: the member ran.
 func runSpec(spec policy.Spec, host policy.Host, events *policy.Events, io stdio, check func(*policy.Plan) error, report bool) (*ran, error) {
-	id := nsjail.NewID()
+	id := backend.NewID()
 	dir, err := makeRunDir(host.StateDir, id)
 	if err != nil {
 		return nil, err

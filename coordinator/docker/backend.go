@@ -102,7 +102,7 @@ func (b Backend) prepare(ctx context.Context, c *engine.Client, p *policy.Plan, 
 		return nil, err
 	}
 	if lio.ID == "" {
-		lio.ID = newToken()[:12]
+		lio.ID = backend.NewID()
 	}
 	s := newSetup(p, lio.ID, image, exe, g.dir, proxy, g.token, self())
 	h, err := holdSources(s)

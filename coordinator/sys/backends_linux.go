@@ -1,0 +1,22 @@
+package sys
+
+import "golang.org/x/sys/unix"
+
+// Open opens path (open(2)) and returns the raw descriptor.
+func Open(path string, flags int, mode uint32) (int, error) {
+	var fd int
+	err := pathErr("open", path, func() (err error) {
+		fd, err = unix.Open(path, flags, mode)
+		return err
+	})
+	if err != nil {
+		return -1, err
+	}
+	return fd, nil
+}
+
+// Fstat stats the open descriptor fd (fstat(2)); name is its path, for the
+// error.
+func Fstat(fd int, name string, st *unix.Stat_t) error {
+	return pathErr("fstat", name, func() error { return unix.Fstat(fd, st) })
+}

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package sys
+
+import "golang.org/x/sys/unix"
+
+// Open is unsupported here.
+func Open(path string, flags int, mode uint32) (int, error) { return -1, ErrUnsupported }
+
+// Fstat is unsupported here.
+func Fstat(fd int, name string, st *unix.Stat_t) error { return ErrUnsupported }
