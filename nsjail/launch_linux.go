@@ -25,30 +25,15 @@ type Options struct {
 	Exe string
 	// ID names the sandbox; empty: a random one.
 	ID string
-	// OnReady is called once the member runs, with the enforcement report.
-	OnReady func(Started)
+	// OnReady is called once the member runs, with the sandbox's id, the
+	// host pid of its pid 1 and the enforcement report.
+	OnReady func(backend.Started)
 	// ProxySocket is the egress proxy's Unix socket; required in proxy
 	// mode. The helper gets an O_PATH descriptor of it, never the path.
 	ProxySocket string
 
 	afterOpen    func() // test hook: after the grants are opened, before the helper starts
 	afterRelease func() // test hook: after the member's start is released, before supervise
-}
-
-// Started describes a running sandbox.
-type Started struct {
-	ID        string
-	HelperPid int // host pid of the sandbox's pid 1
-	MemberPid int // the member's pid inside the sandbox
-	Report    *policy.Report
-}
-
-// Result is how the member ended.
-type Result struct {
-	Code     int // exit status, or 128+Signal
-	Signal   int
-	Report   *policy.Report
-	Duration time.Duration
 }
 
 // Capabilities the helper needs in its user namespace for setup; it drops
@@ -58,7 +43,7 @@ var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETP
 // Launch runs the plan's command in a new sandbox and waits for it. It
 // never runs the command with less isolation than the plan asks for: any
 // failed step ends the launch with an error naming the step.
-func Launch(p *policy.Plan, o Options) (*Result, error) {
+func Launch(p *policy.Plan, o Options) (*backend.Outcome, error) {
 	o = o.withDefaults()
 	held, err := openGrants(p)
 	if err != nil {
@@ -121,7 +106,7 @@ type launch struct {
 	cg                  *cgroup // the sandbox's cgroup, or none (cgroup_linux.go)
 }
 
-func (l *launch) run() (*Result, error) {
+func (l *launch) run() (*backend.Outcome, error) {
 	// Caught from the start, so a signal sent while the sandbox is set up
 	// cannot kill acbox with its default action; supervise holds it until
 	// the member has started and then passes it on.
