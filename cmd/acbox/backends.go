@@ -18,14 +18,19 @@ var backends = map[string]func() (backend.Backend, error){
 	"docker": func() (backend.Backend, error) { return docker.Backend{}, nil },
 }
 
-func backendFor(name string) (backend.Backend, error) {
-	if name == "auto" {
-		if st := nativeStatus(); st.Available {
-			name = "native"
-		} else {
-			name = "docker"
-		}
+// chooseBackend replaces "auto" before the spec is resolved (policy.Resolve
+// refuses it: the plan is shaped for its backend and never changed after).
+func chooseBackend(name string) string {
+	if name != "auto" {
+		return name
 	}
+	if (nsjail.Backend{}).Available(context.Background()).Available {
+		return "native"
+	}
+	return "docker"
+}
+
+func backendFor(name string) (backend.Backend, error) {
 	f, ok := backends[name]
 	if !ok {
 		return nil, fmt.Errorf("%w: backend %q is not available in this build; use --backend native", policy.ErrCannotSandbox, name)

@@ -182,6 +182,7 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 	if err != nil {
 		return nil, h, err
 	}
+	s.Backend = chooseBackend(s.Backend)
 	p, err := policy.Resolve(s, h)
 	if err == nil && prof != nil {
 		err = prof.Check(p)

@@ -43,6 +43,7 @@ func runSpec(spec policy.Spec, host policy.Host, events *policy.Events, io stdio
 		}
 		defer br.stop()
 	}
+	spec.Backend = chooseBackend(spec.Backend)
 	plan, err := policy.Resolve(spec, host)
 	if err == nil && check != nil {
 		err = check(plan)
