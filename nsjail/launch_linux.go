@@ -15,6 +15,7 @@ import (
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // Options for one launch. Zero values: the process's own standard streams
@@ -57,9 +58,12 @@ func Launch(p *policy.Plan, o Options) (*backend.Outcome, error) {
 	// The policy digest (about 0.5 ms) is computed while the helper starts.
 	go func() { l.digest <- policy.PolicyDigest() }()
 	if p.Network.Mode == "proxy" {
-		fd, err := unix.Open(o.ProxySocket, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err != nil || o.ProxySocket == "" {
-			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket: %v", policy.ErrCannotSandbox, err)
+		if o.ProxySocket == "" {
+			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket", policy.ErrCannotSandbox)
+		}
+		fd, err := sys.Open(o.ProxySocket, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket: %w", policy.ErrCannotSandbox, err)
 		}
 		l.proxy = os.NewFile(uintptr(fd), o.ProxySocket)
 		defer l.proxy.Close()
@@ -155,8 +159,13 @@ func (l *launch) run() (*backend.Outcome, error) {
 // thread: Pdeathsig fires when the thread that started the child exits, so
 // the thread must live as long as the helper.
 func (l *launch) spawn(cfgR, stW *os.File) error {
-	// Descriptors this process inherited must not leak into the sandbox.
-	unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	// Descriptors this process inherited must not leak into the sandbox:
+	// a hardening step, so a failure ends the launch (fail closed). It
+	// marks every descriptor of this process close-on-exec, which Go sets
+	// on its own descriptors anyway; only inherited ones change.
+	if err := sys.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fmt.Errorf("%w: marking inherited descriptors close-on-exec: %w", policy.ErrCannotSandbox, err)
+	}
 	uid, gid := os.Getuid(), os.Getgid()
 	extra := []*os.File{cfgR, stW}
 	if l.proxy != nil {

@@ -20,3 +20,8 @@ func Open(path string, flags int, mode uint32) (int, error) {
 func Fstat(fd int, name string, st *unix.Stat_t) error {
 	return pathErr("fstat", name, func() error { return unix.Fstat(fd, st) })
 }
+
+// CloseRange is close_range(2) on the descriptors first..last.
+func CloseRange(first, last uint, flags uint) error {
+	return callErr("close_range", func() error { return unix.CloseRange(first, last, flags) })
+}

@@ -9,3 +9,6 @@ func Open(path string, flags int, mode uint32) (int, error) { return -1, ErrUnsu
 
 // Fstat is unsupported here.
 func Fstat(fd int, name string, st *unix.Stat_t) error { return ErrUnsupported }
+
+// CloseRange is unsupported here.
+func CloseRange(first, last uint, flags uint) error { return ErrUnsupported }
