@@ -179,6 +179,7 @@ func (b *broker) handle(c *net.UnixConn) {
 	}
 	// Before resolving: the default /tmp and home sizes follow the limit.
 	inheritLimits(&req.Spec.Limits, b.parent.Limits)
+	req.Spec.Parent, req.Spec.Depth = b.id, b.parent.Depth+1
 	child := *b.l
 	child.Events = NewEvents(eventRelay{c, b.l.Events})
 	// The child's checks after the run (afterRun) print their findings on
@@ -206,9 +207,12 @@ func (b *broker) refuseOwnEnds(files []*os.File) error {
 	return nil
 }
 
-// check refuses a child wider than the requester or deeper than allowed.
+// check refuses a child wider than the requester or deeper than allowed
+// (handle placed it: Parent and Depth came with the spec).
 func (b *broker) check(p *policy.Plan) error {
-	p.Depth, p.Parent = b.parent.Depth+1, b.id
+	if p.Parent != b.id || p.Depth != b.parent.Depth+1 {
+		return fmt.Errorf("%w: bug: a nested plan not placed under sandbox %s", policy.ErrCannotSandbox, b.id)
+	}
 	if p.Depth > policy.MaxDelegationDepth || (p.Delegate && p.Depth >= policy.MaxDelegationDepth) {
 		return &policy.RefusedError{Subject: "delegate", Why: fmt.Sprintf("nested launches may go %d deep", policy.MaxDelegationDepth), Instead: "launch it from an outer sandbox"}
 	}

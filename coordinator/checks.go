@@ -108,13 +108,3 @@ func firstError(errs []error) error {
 	}
 	return first
 }
-
-// lackError refuses a plan the chosen backend cannot give in full.
-type lackError struct {
-	backend string
-	lacks   []string
-}
-
-func (e *lackError) Error() string { return strings.Join(e.lacks, "; and ") }
-
-func (e *lackError) Unwrap() error { return policy.ErrRefused }

@@ -8,6 +8,21 @@ import (
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
+// Resolve is the plan a launch of spec would run: the backend chosen
+// (see choose), the spec resolved for this host, and check's narrowing
+// (nil: none). `acbox plan` prints it; Run launches it.
+func (l *Launcher) Resolve(ctx context.Context, spec policy.Spec, check func(*policy.Plan) error) (*policy.Plan, error) {
+	spec.Backend = l.choose(ctx, spec.Backend)
+	plan, err := policy.Resolve(spec, l.Host)
+	if err == nil && check != nil {
+		err = check(plan)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
 // choose turns the spec's backend "auto" into a name before the plan is
 // resolved, so the plan carries the backend it runs on and is never
 // changed after: "native" when that backend says this host can run it
@@ -40,8 +55,8 @@ func (l *Launcher) backendFor(plan *policy.Plan) (backend.Backend, error) {
 	if b == nil {
 		return nil, fmt.Errorf("%w: backend %q is not available in this build; use --backend native", policy.ErrCannotSandbox, plan.Backend)
 	}
-	if lacks := b.Lacks(plan); len(lacks) > 0 {
-		return nil, &lackError{backend: b.Name(), lacks: lacks}
+	if err := backend.Refuse(b, plan); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -83,11 +83,7 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 		}
 		c.Add(br.stop)
 	}
-	spec.Backend = l.choose(ctx, spec.Backend)
-	plan, err := policy.Resolve(spec, l.Host)
-	if err == nil && req.Check != nil {
-		err = req.Check(plan)
-	}
+	plan, err := l.Resolve(ctx, spec, req.Check)
 	var scan ScanCheck
 	if err == nil && l.Checks != nil {
 		scan, err = l.Checks.BeginScan(plan, req.Report)

@@ -89,7 +89,7 @@ func TestRunFailures(t *testing.T) {
 		{name: "narrowing refuses", set: func(r *rig) {}, spec: policy.Spec{Labels: map[string]string{"refuse": "1"}}, code: policy.ExitRefused},
 		{name: "scan cannot begin", set: func(r *rig) { r.checks.beginErr = boom }, code: policy.ExitCannotSandbox},
 		{name: "backend not in build", set: func(r *rig) { r.l.Backends = []backend.Backend{r.docker} }, code: policy.ExitCannotSandbox, contains: "not available in this build"},
-		{name: "backend lacks", set: func(r *rig) { r.native.lacks = []string{"view host: no", "masks: no"} }, code: policy.ExitRefused, contains: "view host: no; and masks: no"},
+		{name: "backend lacks", set: func(r *rig) { r.native.lacks = []string{"view host: no", "masks: no"} }, code: policy.ExitRefused, contains: "view host: no; masks: no"},
 		{name: "live fails", set: func(r *rig) { r.native.liveErr = boom }, code: policy.ExitCannotSandbox, contains: "counting the host's live native sandboxes"},
 		{name: "proxy fails", set: func(r *rig) { r.proxies.err = boom }, code: policy.ExitCannotSandbox},
 		{name: "git refuses", set: func(r *rig) { r.checks.gitErr = &policy.RefusedError{Subject: "repo", Why: "too large"} }, code: policy.ExitRefused},

@@ -7,39 +7,46 @@ import (
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
-// Backend is the native backend behind backend.Backend.
+// Backend is the native backend behind backend.Backend. The zero value is
+// ready to use.
 type Backend struct{}
 
 // Name implements backend.Backend.
 func (Backend) Name() string { return "native" }
 
-// Launch implements backend.Backend.
-func (Backend) Launch(p *policy.Plan, io backend.LaunchIO) (*backend.Outcome, error) {
-	o := Options{ID: io.ID, Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr, ProxySocket: io.ProxySocket}
-	if io.OnReady != nil {
-		o.OnReady = func(s Started) { io.OnReady(backend.Started{ID: s.ID, Pid: s.HelperPid, Report: s.Report}) }
-	}
-	r, err := Launch(p, o)
-	if err != nil {
+// Launch implements backend.Backend (see Launch; LaunchIO.RunDir is not
+// used: the native backend keeps no files of its own there).
+func (b Backend) Launch(p *policy.Plan, io backend.LaunchIO) (*backend.Outcome, error) {
+	if err := backend.Refuse(b, p); err != nil {
 		return nil, err
 	}
-	return &backend.Outcome{Code: r.Code, Signal: r.Signal, Report: r.Report, Duration: r.Duration}, nil
+	return Launch(p, Options{ID: io.ID, Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr,
+		ProxySocket: io.ProxySocket, OnReady: io.OnReady})
 }
 
-// Available implements backend.Backend. (Interim: issue 12's backend work
-// replaces it with the status probe that cmd/acbox runs today.)
-func (Backend) Available(ctx context.Context) backend.Availability {
-	return backend.Availability{Backend: "native", Available: true}
+// Lacks implements backend.Backend. The helper checks every control itself
+// before the member's first instruction and refuses on a shortfall, so
+// nothing more is known to be lacking ahead; a plan resolved for another
+// backend (whose view and mounts are shaped for it) is refused.
+func (b Backend) Lacks(p *policy.Plan) []string {
+	return backend.OtherBackend(b, p)
 }
 
-// Lacks implements backend.Backend: the native helper checks every control
-// itself before the member runs, so nothing is known to be lacking ahead.
-func (Backend) Lacks(p *policy.Plan) []string { return nil }
-
-// Live implements backend.Backend: native sandboxes are all in the registry.
+// Live implements backend.Backend: every native sandbox of this user is in
+// the host registry, which the launcher counts itself.
 func (Backend) Live(ctx context.Context) ([]string, error) { return nil, nil }
 
-// Cleanup implements backend.Backend: cgroups of sandboxes whose owner is gone.
+// Cleanup implements backend.Backend: it removes the empty sandbox cgroups
+// (acbox-<id>) beside this process's own whose id is not live, reading the
+// one or few parent cgroups' entries and nothing below them. A live
+// sandbox's cgroup is never removed (it is not empty); nil live counts
+// every id as dead.
 func (Backend) Cleanup(ctx context.Context, live func(id string) bool) ([]string, error) {
+	if live == nil {
+		live = func(string) bool { return false }
+	}
 	return SweepCgroups(live), nil
 }
+
+// Expect implements backend.Expecter (see the function Expect).
+func (Backend) Expect(p *policy.Plan) *policy.Report { return Expect(p) }

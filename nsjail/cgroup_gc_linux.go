@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -75,7 +76,7 @@ func (fs cgroupFS) parents() []string {
 // mechanism a launch would get ("cgroup v2", "cgroup v1") or, when none,
 // why not. For `acbox doctor`.
 func ProbeCgroup() (mode, why string) {
-	c := newCgroup("doctor-"+NewID(), policy.Limits{Memory: policy.DefaultMemory, Pids: policy.DefaultPids})
+	c := newCgroup("doctor-"+backend.NewID(), policy.Limits{Memory: policy.DefaultMemory, Pids: policy.DefaultPids})
 	defer c.remove()
 	return c.mode, c.why
 }

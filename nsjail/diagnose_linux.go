@@ -2,7 +2,6 @@ package nsjail
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 
@@ -10,6 +9,24 @@ import (
 
 	"github.com/acbox/acbox/coordinator/policy"
 )
+
+// startError is a failure to create the helper's namespaces, with its
+// cause and the step that fixes it (Backend.Available reports the two
+// apart). It is ErrCannotSandbox and keeps the errno: errors.Is(err,
+// unix.EPERM) holds.
+type startError struct {
+	why, remedy string
+	err         error
+}
+
+func (e *startError) Error() string { return e.cause() + "; " + e.remedy }
+
+// cause is the message without the remedy.
+func (e *startError) cause() string {
+	return policy.ErrCannotSandbox.Error() + ": " + e.why + ": " + e.err.Error()
+}
+
+func (e *startError) Unwrap() []error { return []error{policy.ErrCannotSandbox, e.err} }
 
 // explainStart turns a failure to create the helper's namespaces into a
 // cause and a remedy.
@@ -28,7 +45,7 @@ func explainStart(err error) error {
 		why = "creating the sandbox's namespaces failed"
 		remedy = "run `acbox doctor` for the failing check"
 	}
-	return fmt.Errorf("%w: %s: %v; %s", policy.ErrCannotSandbox, why, err, remedy)
+	return &startError{why: why, remedy: remedy, err: err}
 }
 
 func explainEPERM() (string, string) {

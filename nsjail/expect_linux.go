@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/landlock"
 	"github.com/acbox/acbox/coordinator/seccomp"
+	"github.com/acbox/acbox/landlock"
 )
 
 // Expect is the enforcement report's shape for a plan before anything

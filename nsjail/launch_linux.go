@@ -2,8 +2,6 @@ package nsjail
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,7 +13,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // Options for one launch. Zero values: the process's own standard streams
@@ -26,30 +26,15 @@ type Options struct {
 	Exe string
 	// ID names the sandbox; empty: a random one.
 	ID string
-	// OnReady is called once the member runs, with the enforcement report.
-	OnReady func(Started)
+	// OnReady is called once the member runs, with the sandbox's id, the
+	// host pid of its pid 1 and the enforcement report.
+	OnReady func(backend.Started)
 	// ProxySocket is the egress proxy's Unix socket; required in proxy
 	// mode. The helper gets an O_PATH descriptor of it, never the path.
 	ProxySocket string
 
 	afterOpen    func() // test hook: after the grants are opened, before the helper starts
 	afterRelease func() // test hook: after the member's start is released, before supervise
-}
-
-// Started describes a running sandbox.
-type Started struct {
-	ID        string
-	HelperPid int // host pid of the sandbox's pid 1
-	MemberPid int // the member's pid inside the sandbox
-	Report    *policy.Report
-}
-
-// Result is how the member ended.
-type Result struct {
-	Code     int // exit status, or 128+Signal
-	Signal   int
-	Report   *policy.Report
-	Duration time.Duration
 }
 
 // Capabilities the helper needs in its user namespace for setup; it drops
@@ -59,7 +44,7 @@ var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETP
 // Launch runs the plan's command in a new sandbox and waits for it. It
 // never runs the command with less isolation than the plan asks for: any
 // failed step ends the launch with an error naming the step.
-func Launch(p *policy.Plan, o Options) (*Result, error) {
+func Launch(p *policy.Plan, o Options) (*backend.Outcome, error) {
 	o = o.withDefaults()
 	held, err := openGrants(p)
 	if err != nil {
@@ -73,9 +58,12 @@ func Launch(p *policy.Plan, o Options) (*Result, error) {
 	// The policy digest (about 0.5 ms) is computed while the helper starts.
 	go func() { l.digest <- policy.PolicyDigest() }()
 	if p.Network.Mode == "proxy" {
-		fd, err := unix.Open(o.ProxySocket, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err != nil || o.ProxySocket == "" {
-			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket: %v", policy.ErrCannotSandbox, err)
+		if o.ProxySocket == "" {
+			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket", policy.ErrCannotSandbox)
+		}
+		fd, err := sys.Open(o.ProxySocket, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%w: proxy mode needs the egress proxy's socket: %w", policy.ErrCannotSandbox, err)
 		}
 		l.proxy = os.NewFile(uintptr(fd), o.ProxySocket)
 		defer l.proxy.Close()
@@ -101,16 +89,9 @@ func (o Options) withDefaults() Options {
 		o.Exe = "/proc/self/exe"
 	}
 	if o.ID == "" {
-		o.ID = NewID()
+		o.ID = backend.NewID()
 	}
 	return o
-}
-
-// NewID returns a random sandbox id.
-func NewID() string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 type launch struct {
@@ -129,7 +110,7 @@ type launch struct {
 	cg                  *cgroup // the sandbox's cgroup, or none (cgroup_linux.go)
 }
 
-func (l *launch) run() (*Result, error) {
+func (l *launch) run() (*backend.Outcome, error) {
 	// Caught from the start, so a signal sent while the sandbox is set up
 	// cannot kill acbox with its default action; supervise holds it until
 	// the member has started and then passes it on.
@@ -178,8 +159,13 @@ func (l *launch) run() (*Result, error) {
 // thread: Pdeathsig fires when the thread that started the child exits, so
 // the thread must live as long as the helper.
 func (l *launch) spawn(cfgR, stW *os.File) error {
-	// Descriptors this process inherited must not leak into the sandbox.
-	unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	// Descriptors this process inherited must not leak into the sandbox:
+	// a hardening step, so a failure ends the launch (fail closed). It
+	// marks every descriptor of this process close-on-exec, which Go sets
+	// on its own descriptors anyway; only inherited ones change.
+	if err := sys.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fmt.Errorf("%w: marking inherited descriptors close-on-exec: %w", policy.ErrCannotSandbox, err)
+	}
 	uid, gid := os.Getuid(), os.Getgid()
 	extra := []*os.File{cfgR, stW}
 	if l.proxy != nil {

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -19,10 +20,10 @@ import (
 // and returns the member's exit once the helper is gone. Signals that
 // arrive before ready are held and delivered once the member runs: before
 // that, pid 1 has not yet taken over their handling.
-func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*Result, error) {
+func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Outcome, error) {
 	msgs := make(chan helperMsg, 4)
 	go readMsgs(st, msgs)
-	res := &Result{Code: -1}
+	res := &backend.Outcome{Code: -1}
 	var held []os.Signal
 	ready := false
 	for {
@@ -60,7 +61,7 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*Result, er
 	}
 }
 
-func (l *launch) handle(m helperMsg, res *Result) error {
+func (l *launch) handle(m helperMsg, res *backend.Outcome) error {
 	switch m.Kind {
 	case "ready":
 		res.Report = m.Report
@@ -69,7 +70,7 @@ func (l *launch) handle(m helperMsg, res *Result) error {
 			return err
 		}
 		if l.opt.OnReady != nil {
-			l.opt.OnReady(Started{ID: l.opt.ID, HelperPid: l.cmd.Process.Pid, MemberPid: m.Pid, Report: m.Report})
+			l.opt.OnReady(backend.Started{ID: l.opt.ID, Pid: l.cmd.Process.Pid, Report: m.Report})
 		}
 	case "exit":
 		res.Code, res.Signal = m.Code, m.Signal
@@ -90,7 +91,7 @@ func helperError(m helperMsg) error {
 	return e
 }
 
-func (l *launch) finish(res *Result) (*Result, error) {
+func (l *launch) finish(res *backend.Outcome) (*backend.Outcome, error) {
 	l.relay.stop()
 	res.Duration = time.Since(l.start)
 	if res.Code >= 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/acbox/acbox/coordinator/docker"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
+	"github.com/acbox/acbox/nsjail"
 )
 
 // backends are the backends of this build, one line each, in the order
@@ -15,7 +16,7 @@ import (
 // plan's backend name.
 func backends() []backend.Backend {
 	return []backend.Backend{
-		nativeBackend{},
+		nsjail.Backend{},
 		docker.Backend{},
 	}
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"os"
 
 	"golang.org/x/term"
 
+	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -182,10 +184,13 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 	if err != nil {
 		return nil, h, err
 	}
-	p, err := policy.Resolve(s, h)
-	if err == nil && prof != nil {
-		err = prof.Check(p)
+	var check func(*policy.Plan) error
+	if prof != nil {
+		check = prof.Check
 	}
+	// The plan a launch would run: no registry, nothing started.
+	l := coordinator.Launcher{Host: h, Backends: backends()}
+	p, err := l.Resolve(context.Background(), s, check)
 	if err != nil {
 		return nil, h, err
 	}

@@ -23,14 +23,17 @@ type Backend interface {
 	Available(ctx context.Context) Availability
 	// Lacks names each control the plan asks for that this backend cannot
 	// give on this host, with the remedy; empty when it can give them all.
-	// The launcher refuses a plan that lacks anything (fail closed).
+	// The launcher refuses a plan that lacks anything (fail closed), and
+	// Launch does too, through Refuse.
 	Lacks(p *policy.Plan) []string
 	// Live lists the ids of this backend's sandboxes running on this host,
 	// including ones the registry does not know (admission counts them).
 	Live(ctx context.Context) ([]string, error)
 	// Cleanup removes what sandboxes of this backend left behind after
 	// their owner died (cgroups, containers), sparing any id for which
-	// live reports true, and names what it removed.
+	// live reports true (nil live spares none), and names what it removed.
+	// With live false only for a few ids (the entries admission just
+	// reaped) it removes what those left, without a walk of the host.
 	Cleanup(ctx context.Context, live func(id string) bool) ([]string, error)
 	// Launch runs the plan's command, waits for it and returns how it
 	// ended. The plan is not modified.

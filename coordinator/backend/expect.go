@@ -2,10 +2,10 @@ package backend
 
 import "github.com/acbox/acbox/coordinator/policy"
 
-// Expecter is implemented by a backend that can say, without launching,
-// the enforcement report it expects to give a plan on this host: `acbox
-// plan` prints it as expected_report, the same structure a launch's
-// --report has. A backend that cannot know ahead does not implement it.
+// Expecter is implemented by a backend that can tell, before anything
+// runs, which controls it would enforce for a plan on this host: the
+// report `acbox plan` prints beside the plan (the same structure a launch's
+// --report has). Optional: a backend without it prints no expected report.
 type Expecter interface {
 	Expect(p *policy.Plan) *policy.Report
 }

@@ -55,13 +55,16 @@ const StartTimeout = 30 * time.Second
 // every path out the container is removed.
 func (b Backend) Launch(p *policy.Plan, lio backend.LaunchIO) (*backend.Outcome, error) {
 	begin := time.Now()
+	if err := backend.Refuse(b, p); err != nil {
+		return nil, err
+	}
 	ctx := context.Background()
 	c, err := connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	if _, err := removeOrphans(ctx, c, self()); err != nil {
+	if _, err := removeOrphans(ctx, c, self(), nil); err != nil {
 		b.warn("acbox: " + err.Error())
 	}
 	l, err := b.prepare(ctx, c, p, lio)
@@ -74,11 +77,9 @@ func (b Backend) Launch(p *policy.Plan, lio backend.LaunchIO) (*backend.Outcome,
 }
 
 // prepare checks the daemon and image, opens the gate and holds every bind
-// source open, in that order, before anything is created.
+// source open, in that order, before anything is created. The plan was
+// checked against Lacks already.
 func (b Backend) prepare(ctx context.Context, c *engine.Client, p *policy.Plan, lio backend.LaunchIO) (*launch, error) {
-	if err := unsupported(p); err != nil {
-		return nil, err
-	}
 	if err := checkDaemon(ctx, c); err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (b Backend) prepare(ctx context.Context, c *engine.Client, p *policy.Plan, 
 		return nil, err
 	}
 	if lio.ID == "" {
-		lio.ID = newToken()[:12]
+		lio.ID = backend.NewID()
 	}
 	s := newSetup(p, lio.ID, image, exe, g.dir, proxy, g.token, self())
 	h, err := holdSources(s)
@@ -121,12 +122,12 @@ func (b Backend) exe(p *policy.Plan) (string, error) {
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
-			return "", fmt.Errorf("%w: find the acbox binary: %v", policy.ErrCannotSandbox, err)
+			return "", fmt.Errorf("%w: find the acbox binary: %w", policy.ErrCannotSandbox, err)
 		}
 	}
 	exe, err := filepath.EvalSymlinks(exe)
 	if err != nil {
-		return "", fmt.Errorf("%w: acbox binary: %v", policy.ErrCannotSandbox, err)
+		return "", fmt.Errorf("%w: acbox binary: %w", policy.ErrCannotSandbox, err)
 	}
 	for _, w := range p.WriteGrants() {
 		if exe == w || strings.HasPrefix(exe, w+"/") {
@@ -136,10 +137,9 @@ func (b Backend) exe(p *policy.Plan) (string, error) {
 	return exe, nil
 }
 
+// proxySocket is the egress proxy's socket, resolved, in proxy mode (the
+// host network is refused by Lacks).
 func proxySocket(p *policy.Plan, sock string) (string, error) {
-	if p.Network.Mode == "host" {
-		return "", &policy.RefusedError{Subject: "--net host", Why: "the docker backend runs with network none only", Instead: "use --net proxy with --allow, or --backend native"}
-	}
 	if p.Network.Mode != "proxy" {
 		return "", nil
 	}
@@ -148,7 +148,7 @@ func proxySocket(p *policy.Plan, sock string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(sock)
 	if err != nil {
-		return "", fmt.Errorf("%w: egress proxy socket: %v", policy.ErrCannotSandbox, err)
+		return "", fmt.Errorf("%w: egress proxy socket: %w", policy.ErrCannotSandbox, err)
 	}
 	return real, nil
 }
@@ -184,28 +184,31 @@ func withStreams(io backend.LaunchIO) backend.LaunchIO {
 	return io
 }
 
-// Available implements backend.Backend.
+// Available implements backend.Backend: the daemon is reachable,
+// permitted, rootful without user-namespace remapping and recent enough,
+// and the default image is present and declares no volumes or ports (see
+// Probe). Why is the check's error, which names the next step.
 func (b Backend) Available(ctx context.Context) backend.Availability {
 	st := Probe(ctx, "")
-	return backend.Availability{Backend: "docker", Available: st.Available, Why: st.Reason}
+	return backend.Availability{Backend: b.Name(), Available: st.Available, Why: st.Reason}
 }
 
-// Lacks implements backend.Backend.
-func (Backend) Lacks(p *policy.Plan) []string {
-	if err := unsupported(p); err != nil {
-		return []string{err.Error()}
-	}
-	return nil
-}
-
-// Live implements backend.Backend.
+// Live implements backend.Backend: the ids of the acbox containers on this
+// host whose owner is alive, whoever started them (see LiveSandboxes).
 func (Backend) Live(ctx context.Context) ([]string, error) { return LiveSandboxes(ctx) }
 
-// Cleanup implements backend.Backend: containers whose owning acbox is gone.
+// Cleanup implements backend.Backend: it removes the acbox containers whose
+// owning acbox is gone (see RemoveOrphans), sparing those whose id live
+// reports (nil live spares none), and names each "container NAME".
 func (Backend) Cleanup(ctx context.Context, live func(id string) bool) ([]string, error) {
-	names, err := RemoveOrphans(ctx)
+	c, err := connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	names, err := removeOrphans(ctx, c, self(), live)
 	for i, n := range names {
-		names[i] = "container " + n
+		names[i] = "container " + n // as gc prints it
 	}
 	return names, err
 }

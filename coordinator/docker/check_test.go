@@ -195,24 +195,6 @@ func TestConfigShape(t *testing.T) {
 	}
 }
 
-func TestUnsupportedPlansRefused(t *testing.T) {
-	for _, extra := range []string{`{"view":"host"}`, `{"delegate":true}`, `{"masks":[{"path":"/srv/p/.ssh"}]}`} {
-		var x planExtras
-		json.Unmarshal([]byte(extra), &x)
-		if err := x.check(testSetup().plan); err == nil {
-			t.Errorf("%s: not refused", extra)
-		}
-	}
-	var ok planExtras
-	json.Unmarshal([]byte(`{"view":"grants","masks":[{"path":"/home/u/.ssh"}]}`), &ok)
-	if err := ok.check(testSetup().plan); err != nil {
-		t.Errorf("grants view, mask outside every grant: %v", err)
-	}
-	if err := unsupported(testSetup().plan); err != nil {
-		t.Errorf("plain plan refused: %v", err)
-	}
-}
-
 // TestRealTamperedInspectionRefused reads a real Docker 20.10 daemon's
 // answers (engine/testdata) through the engine types and requires every
 // refused setting to be named: a field the types failed to decode would

@@ -1,11 +1,19 @@
 // Package docker is acbox's docker backend: it runs a resolved
-// [coordinator.Plan] in a hardened container through the Docker Engine API
+// [policy.Plan] in a hardened container through the Docker Engine API
 // (acbox's own small client, package engine), as a peer of the native
-// backend (package nsjail) behind [coordinator.Backend]. Grant rules and
-// refused paths are the native ones: the plan arrives already resolved.
+// backend (package nsjail) behind [backend.Backend]. Grant rules and
+// refused paths are the native ones: the plan arrives already resolved,
+// for backend "docker". The two backends do not import each other: what
+// both need lives beneath them (coordinator/pin holds bind sources by
+// descriptor, coordinator/backend makes ids, coordinator/seccomp is the
+// syscall policy).
 //
-//	out, err := docker.Backend{}.Launch(plan, coordinator.LaunchIO{ID: id, ProxySocket: sock})
+//	out, err := docker.Backend{}.Launch(plan, backend.LaunchIO{ID: id, ProxySocket: sock})
 //
+// [Backend.Lacks] names what a plan asks for that this backend cannot give
+// (the host view, nested launches, the host network, masks inside a grant
+// or mount source); Launch refuses such a plan before it talks to the
+// daemon.
 // # The daemon
 //
 // The client (package engine) reads DOCKER_HOST (default
@@ -16,8 +24,8 @@
 // rootless or userns-remapped daemons are refused, because they would not
 // run the container as the caller's own uid. Access to the daemon's socket
 // is root-equivalent: whoever can use it can start a privileged container.
-// [Probe] (acbox status) says whether the backend can run and, if not, the
-// next step.
+// [Backend.Available] ([Probe]; acbox status) says whether the backend can
+// run and, if not, the next step.
 //
 // # The container
 //
@@ -29,7 +37,7 @@
 // all owned by the user; memory with no swap and pids limits; healthcheck
 // off; the grants and runtime mounts bound at their paths, read-only where
 // the plan says, non-recursively; the carve-outs of the write grants
-// (coordinator/protect.go: git hooks and config by default) bound onto
+// (coordinator/policy/protect.go: git hooks and config by default) bound onto
 // themselves, read-only, with the directories above them pinned (bound
 // read-write, so that they cannot be renamed), mounted after their grant
 // because the daemon mounts in order of target depth; labels [LabelID],
@@ -67,8 +75,10 @@
 //
 // The container is created with AutoRemove and is removed explicitly on
 // every way out of Launch. If acbox itself is killed (SIGKILL), the next
-// docker launch, or acbox gc, calls [RemoveOrphans], which removes every
-// container whose owner pid is gone or was reused (start time differs).
+// docker launch, or acbox gc ([Backend.Cleanup]), removes every container
+// whose owner pid is gone or was reused (start time differs).
+// [Backend.Live] lists the others, whoever owns them: the daemon is shared,
+// so admission counts them.
 //
 // # Limits
 //

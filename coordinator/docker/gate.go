@@ -29,11 +29,11 @@ type startGate struct {
 // newGate creates the gate under base (a fresh directory of its own).
 func newGate(base string) (*startGate, error) {
 	if err := os.MkdirAll(base, 0o700); err != nil {
-		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %w", policy.ErrCannotSandbox, err)
 	}
 	dir, err := os.MkdirTemp(base, "acbox-gate-")
 	if err != nil {
-		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %w", policy.ErrCannotSandbox, err)
 	}
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func newGate(base string) (*startGate, error) {
 	}
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %w", policy.ErrCannotSandbox, err)
 	}
 	return &startGate{dir: dir, ln: ln, token: newToken()}, nil
 }
@@ -68,7 +68,7 @@ func (g *startGate) accept(deadline time.Time) (net.Conn, error) {
 	c, err := g.ln.Accept()
 	g.ln.Close()
 	if err != nil {
-		return nil, fmt.Errorf("%w: the container's init did not reach the start gate: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: the container's init did not reach the start gate: %w", policy.ErrCannotSandbox, err)
 	}
 	c.SetDeadline(deadline)
 	return c, nil
@@ -86,7 +86,7 @@ func (g *startGate) hello(c net.Conn) (*session, error) {
 	s := &session{c: c, r: bufio.NewReader(c)}
 	var h gate.Hello
 	if err := gate.ReadMsg(s.r, &h); err != nil {
-		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %w", policy.ErrCannotSandbox, err)
 	}
 	want := g.token
 	g.token = ""

@@ -6,16 +6,16 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/pin"
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/nsjail"
 )
 
 // held is every bind source, opened before the container is created and
 // kept open until the member is released, with the identity the mounted
 // target must show. Docker resolves bind sources by path at start, so this
 // is what a symlink swapped in between the checks and start is caught by.
-// The opening and the plan check are the native backend's (nsjail.Hold,
-// nsjail.MatchGrant).
+// The opening and the plan check are shared with the native backend
+// (package coordinator/pin).
 type held struct {
 	fds    []int
 	idents map[string]ident // by target inside the container
@@ -76,7 +76,7 @@ func holdSources(s *setup) (*held, error) {
 
 // matchPlan: the grant opened is the directory the plan recorded.
 func matchPlan(g policy.Grant, got ident) error {
-	return nsjail.MatchGrant(g, got.Dev, got.Ino)
+	return pin.MatchGrant(g, got.Dev, got.Ino)
 }
 
 // matchCarve: the carve-out opened is the file the coordinator checked.
@@ -89,7 +89,7 @@ func matchCarve(c policy.Carveout, got ident) error {
 }
 
 func (h *held) open(path string, flags int) (ident, error) {
-	fd, dev, ino, err := nsjail.Hold(path, flags)
+	fd, dev, ino, err := pin.Hold(path, flags)
 	if err != nil {
 		return ident{}, err
 	}

@@ -70,10 +70,12 @@ func RemoveOrphans(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	defer c.Close()
-	return removeOrphans(ctx, c, self())
+	return removeOrphans(ctx, c, self(), nil)
 }
 
-func removeOrphans(ctx context.Context, c *engine.Client, me owner) ([]string, error) {
+// removeOrphans removes the containers whose owner is dead, except those
+// whose acbox id live reports (nil: none is spared).
+func removeOrphans(ctx context.Context, c *engine.Client, me owner, live func(id string) bool) ([]string, error) {
 	list, err := c.ContainerList(ctx, LabelOwnerPid)
 	if err != nil {
 		return nil, fmt.Errorf("list acbox containers: %w", err)
@@ -81,7 +83,7 @@ func removeOrphans(ctx context.Context, c *engine.Client, me owner) ([]string, e
 	var removed []string
 	var errs []error
 	for _, ct := range list {
-		if alive(ct.Labels, me) {
+		if alive(ct.Labels, me) || (live != nil && live(ct.Labels[LabelID])) {
 			continue
 		}
 		err := c.ContainerRemove(ctx, ct.ID, true)

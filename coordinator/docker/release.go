@@ -29,7 +29,7 @@ func (l *launch) release(ctx context.Context) (*policy.Report, error) {
 	l.conn = conn
 	sess, err := l.gate.hello(conn)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
 	}
 	rep, err := l.verify(ctx, sess)
 	if err != nil {
@@ -37,7 +37,7 @@ func (l *launch) release(ctx context.Context) (*policy.Report, error) {
 		return nil, err
 	}
 	if err := sess.release(l.s.env()); err != nil {
-		return nil, fmt.Errorf("%w: release the member: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: release the member: %w", policy.ErrCannotSandbox, err)
 	}
 	return rep, nil
 }
@@ -50,7 +50,7 @@ func (l *launch) verify(ctx context.Context, sess *session) (*policy.Report, err
 	l.pid = in.State.Pid
 	got, err := sess.stat(l.s.bindTargets())
 	if err != nil {
-		return nil, fmt.Errorf("%w: start gate: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: start gate: %w", policy.ErrCannotSandbox, err)
 	}
 	host, err := l.checkIdents(in.State.Pid, got.Idents)
 	if err == nil && host {
@@ -112,7 +112,7 @@ func (l *launch) checkReadOnly(pid int) error {
 			err = fmt.Errorf("read-only %v, want %v", ro, m.ReadOnly)
 		}
 		if err != nil {
-			return fmt.Errorf("%w: %s is not mounted as planned in container %s (%v); the container was removed",
+			return fmt.Errorf("%w: %s is not mounted as planned in container %s (%w); the container was removed",
 				policy.ErrCannotSandbox, m.Target, l.s.name(), err)
 		}
 	}

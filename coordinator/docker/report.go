@@ -14,7 +14,7 @@ import (
 const landlockWhy = "landlock: not available in the docker backend; the container's read-only root and binds are the file boundary"
 
 // masksWhy: a mask inside a grant or a mount source is refused before
-// create (unsupported.go), and the container's /etc is the image's, so no
+// create (lacks.go), and the container's /etc is the image's, so no
 // masked host path is in the container at all, at launch or later.
 const masksWhy = "no masked host path is shown: masks inside grants and mount sources are refused, system files are the image's"
 

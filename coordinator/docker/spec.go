@@ -88,7 +88,7 @@ func newSetup(p *policy.Plan, id, image, exe, gate, proxy, token string, o owner
 func (s *setup) name() string { return "acbox-" + s.id }
 
 // mounts lists every bind: grants and runtime mounts at their targets, the
-// carve-outs (coordinator/protect.go) onto themselves, then acbox's own.
+// carve-outs (coordinator/policy/protect.go) onto themselves, then acbox's own.
 // Binds are non-recursive: with API 1.41 a read-only recursive bind leaves
 // submounts writable, and a submount is not what was granted anyway.
 //

@@ -69,7 +69,7 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report)
 		case r := <-l.exit:
 			l.drain(st)
 			if r.err != nil && r.code < 0 {
-				return nil, fmt.Errorf("%w: waiting for container %s: %v", policy.ErrCannotSandbox, l.s.name(), r.err)
+				return nil, fmt.Errorf("%w: waiting for container %s: %w", policy.ErrCannotSandbox, l.s.name(), r.err)
 			}
 			l.id = "" // removed by the daemon (AutoRemove)
 			return &backend.Outcome{Code: r.code, Report: rep, Duration: time.Since(l.begin)}, nil

@@ -9,6 +9,8 @@ import (
 
 // Resolve checks a spec against the host and returns the plan. It reads the
 // file system (stat, readlink) and nothing else; an error leaves no trace.
+// The spec names a concrete backend (native, the default, or docker): the
+// launcher replaces "auto" before resolving, and Resolve refuses it.
 func Resolve(s Spec, h Host) (*Plan, error) {
 	backend, err := resolveBackend(s.Backend)
 	if err != nil {
@@ -21,7 +23,7 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
 		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
 		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
-		System: SystemPaths(),
+		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth,
 	}
 	if p.View, err = ParseView(s.View); err != nil {
 		return nil, err
@@ -71,12 +73,18 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	return p, nil
 }
 
+// resolveBackend names the backend the plan is for. The plan is shaped for
+// it (the docker backend has no host view) and is never changed after
+// Resolve, so "auto" must already have been replaced by the backend the
+// launcher chose.
 func resolveBackend(b string) (string, error) {
 	switch b {
 	case "", "native":
 		return "native", nil
-	case "docker", "auto":
+	case "docker":
 		return b, nil
+	case "auto":
+		return "", invalid("backend auto: choose the backend before resolving: the launcher resolves auto")
 	}
 	return "", invalid("backend %q: want native, docker or auto", b)
 }

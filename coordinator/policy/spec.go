@@ -32,6 +32,12 @@ type Spec struct {
 	Exclude    []string          `json:"exclude,omitempty"`   // more paths to mask; see view_masks.go
 	Protect    []string          `json:"protect,omitempty"`   // more read-only carve-outs in each write grant; see protect.go
 	Unprotect  []string          `json:"unprotect,omitempty"` // built-in carve-outs to drop: .git/hooks, .git/config, .git, hookspath
+
+	// Parent and Depth place a nested launch (set by the broker before
+	// resolving, never read from JSON): the requesting sandbox's id, and
+	// the requester's depth + 1. Resolve copies them into the plan.
+	Parent string `json:"-"`
+	Depth  int    `json:"-"`
 }
 
 // Access is what the member may reach. Write implies read.

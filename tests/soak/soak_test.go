@@ -93,7 +93,7 @@ func (w *world) one(b backend.Backend, spec policy.Spec) error {
 	if err != nil {
 		return err
 	}
-	id := nsjail.NewID()
+	id := backend.NewID()
 	run := w.reg.RunDir(id)
 	if err := os.MkdirAll(run, 0o700); err != nil {
 		return err
