@@ -183,13 +183,13 @@ func (c *cgroup) place(pid int) error {
 	if c.fd < 0 {
 		for _, d := range c.dirs {
 			if err := writeFile(filepath.Join(d, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
-				return fmt.Errorf("%w: placing the helper in its cgroup: %v", policy.ErrCannotSandbox, err)
+				return fmt.Errorf("%w: placing the helper in its cgroup: %w", policy.ErrCannotSandbox, err)
 			}
 		}
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	if err != nil {
-		return fmt.Errorf("%w: checking the helper's cgroup: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: checking the helper's cgroup: %w", policy.ErrCannotSandbox, err)
 	}
 	want := "/" + leafPrefix + c.id
 	n := 0

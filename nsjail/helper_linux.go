@@ -82,7 +82,7 @@ func readConfig(r *bufio.Reader) (*helperConfig, error) {
 		err = json.Unmarshal(data, &cfg)
 	}
 	if err != nil || cfg.Plan == nil || len(cfg.Plan.Command) == 0 {
-		return nil, &stepError{step: "read config", err: fmt.Errorf("bad helper config: %v", err)}
+		return nil, &stepError{step: "read config", err: fmt.Errorf("bad helper config: %w", err)}
 	}
 	return &cfg, nil
 }
@@ -138,7 +138,7 @@ func namespaceInodes() map[string]uint64 {
 func (s *sandbox) awaitRelease() error {
 	b, err := s.release.ReadByte()
 	if err != nil || b != releaseByte {
-		return &stepError{step: "release", err: fmt.Errorf("the parent did not release the start (%v)", err)}
+		return &stepError{step: "release", err: fmt.Errorf("the parent did not release the start (%w)", err)}
 	}
 	return nil
 }

@@ -78,7 +78,7 @@ func (r *rootfs) verifyCarved() error {
 		unix.Close(fd)
 		ro := st.Flags&unix.ST_RDONLY != 0
 		if err != nil || dev != c.Dev || ino != c.Ino || ro != (c.Mode == policy.CarveReadOnly) {
-			return fmt.Errorf("protected path %s is not in force in the new root (dev/ino %d/%d, read-only %v): %v", c.Path, dev, ino, ro, err)
+			return fmt.Errorf("protected path %s is not in force in the new root (dev/ino %d/%d, read-only %v): %w", c.Path, dev, ino, ro, err)
 		}
 	}
 	return nil

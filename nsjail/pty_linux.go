@@ -48,11 +48,11 @@ func recvFd(sock int) (*os.File, error) {
 	}
 	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
 	if err != nil || len(msgs) != 1 {
-		return nil, fmt.Errorf("pty: no descriptor received: %v", err)
+		return nil, fmt.Errorf("pty: no descriptor received: %w", err)
 	}
 	fds, err := unix.ParseUnixRights(&msgs[0])
 	if err != nil || len(fds) != 1 {
-		return nil, fmt.Errorf("pty: bad descriptor message: %v", err)
+		return nil, fmt.Errorf("pty: bad descriptor message: %w", err)
 	}
 	return os.NewFile(uintptr(fds[0]), "ptmx"), nil
 }

@@ -11,7 +11,7 @@ import (
 func HostMemory() (int64, error) {
 	var si syscall.Sysinfo_t
 	if err := syscall.Sysinfo(&si); err != nil {
-		return 0, fmt.Errorf("%w: reading host memory: %v", ErrCannotSandbox, os.NewSyscallError("sysinfo", err))
+		return 0, fmt.Errorf("%w: reading host memory: %w", ErrCannotSandbox, os.NewSyscallError("sysinfo", err))
 	}
 	return int64(si.Totalram) * int64(si.Unit), nil
 }

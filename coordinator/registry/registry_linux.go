@@ -65,7 +65,7 @@ func fileUID(fi fs.FileInfo) int {
 func (r *Registry) lock() (func(), error) {
 	f, err := os.OpenFile(r.lockPath(), os.O_RDWR|os.O_CREATE|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("%w: registry lock: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: registry lock: %w", policy.ErrCannotSandbox, err)
 	}
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
@@ -75,7 +75,7 @@ func (r *Registry) lock() (func(), error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%w: registry lock: %v", policy.ErrCannotSandbox, os.NewSyscallError("flock", err))
+		return nil, fmt.Errorf("%w: registry lock: %w", policy.ErrCannotSandbox, os.NewSyscallError("flock", err))
 	}
 	return func() { f.Close() }, nil
 }
