@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/acbox/acbox/egress"
 	"github.com/acbox/acbox/coordinator/seccomp"
+	"github.com/acbox/acbox/egress"
 )
 
 // PolicyFingerprint is the built-in policy of this acbox build, the part no

@@ -24,7 +24,7 @@ type schema struct {
 }
 
 func loadSchema(t *testing.T) *schema {
-	b, err := os.ReadFile("../docs/spec.schema.json")
+	b, err := os.ReadFile("../../docs/spec.schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}

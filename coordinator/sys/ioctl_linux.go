@@ -28,10 +28,10 @@ func IoctlSetWinsize(fd int, name string, ws *unix.Winsize) error {
 	return pathErr("ioctl(TIOCSWINSZ)", name, func() error { return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, ws) })
 }
 
-// IoctlIfreq runs a network-interface ioctl(2) on a socket; the interface
-// name is taken from ifr for the error.
-func IoctlIfreq(fd int, req uint, ifr *unix.Ifreq) error {
-	return pathErr("ioctl", ifr.Name(), func() error { return unix.IoctlIfreq(fd, req, ifr) })
+// IoctlIfreq runs the network-interface ioctl(2) req, named reqName, on a
+// socket; the error names the request and ifr's interface.
+func IoctlIfreq(fd int, req uint, reqName string, ifr *unix.Ifreq) error {
+	return pathErr("ioctl "+reqName, ifr.Name(), func() error { return unix.IoctlIfreq(fd, req, ifr) })
 }
 
 // Socket makes a socket (socket(2)).
