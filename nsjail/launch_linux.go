@@ -178,8 +178,10 @@ func (l *launch) run() (*Result, error) {
 // thread: Pdeathsig fires when the thread that started the child exits, so
 // the thread must live as long as the helper.
 func (l *launch) spawn(cfgR, stW *os.File) error {
-	// Descriptors this process inherited must not leak into the sandbox.
-	unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	// Descriptors this process inherited must not leak into the sandbox:
+	// the helper marks them close-on-exec first thing (helperRun) and fails
+	// the launch if it cannot. Not here: a library must not change every
+	// descriptor of its caller's process.
 	uid, gid := os.Getuid(), os.Getgid()
 	extra := []*os.File{cfgR, stW}
 	if l.proxy != nil {

@@ -19,7 +19,7 @@ func Flock(fd int, name string, how int) error {
 
 // Prctl is prctl(2) with the option named in the error.
 func Prctl(op string, option int, a2, a3, a4, a5 uintptr) error {
-	return callErr("prctl "+op, func() error { return unix.Prctl(option, a2, a3, a4, a5) })
+	return callErr("prctl("+op+")", func() error { return unix.Prctl(option, a2, a3, a4, a5) })
 }
 
 // Wait4 waits for pid (wait4(2)).
