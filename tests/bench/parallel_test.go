@@ -5,8 +5,8 @@ package bench
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
