@@ -12,6 +12,9 @@ import (
 // The spec names a concrete backend (native, the default, or docker): the
 // launcher replaces "auto" before resolving, and Resolve refuses it.
 func Resolve(s Spec, h Host) (*Plan, error) {
+	if err := checkVersion(s.Version); err != nil {
+		return nil, err
+	}
 	backend, err := resolveBackend(s.Backend)
 	if err != nil {
 		return nil, err
