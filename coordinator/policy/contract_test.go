@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,105 @@ func TestSpecVersion(t *testing.T) {
 	// A spec built in Go (flags, a profile, the broker) is held to the same.
 	if _, err := Resolve(Spec{Version: 3, Command: []string{"x"}}, Host{}); FieldOf(err) != "version" || !errors.Is(err, ErrInvalid) {
 		t.Fatalf("Resolve with version 3: %v", err)
+	}
+}
+
+// TestAccessShape: the access JSON has the extension's shape for its keys:
+// network.allow omitted for any public destination, [] for none, sorted
+// otherwise, and no allow_any.
+func TestAccessShape(t *testing.T) {
+	f := newFixture(t)
+	home := f.host.Home
+	list := func(s ...string) *[]string { return &s }
+	for _, c := range []struct {
+		name string
+		net  NetworkSpec
+		want string // the network object
+	}{
+		{"none", NetworkSpec{}, `{"mode":"none","allow":[]}`},
+		{"proxy, any public", NetworkSpec{Mode: "proxy"}, `{"mode":"proxy"}`},
+		{"proxy, none", NetworkSpec{Mode: "proxy", Allow: list()}, `{"mode":"proxy","allow":[]}`},
+		{"proxy, list sorted", NetworkSpec{Mode: "proxy", Allow: list("b.example", "A.example:8443", "*.c.example")},
+			`{"mode":"proxy","allow":["*.c.example","a.example:8443","b.example"]}`},
+		{"host", NetworkSpec{Mode: "host", ConnectPorts: []uint16{443}}, `{"mode":"host","connect_ports":[443]}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Resolve(Spec{Command: []string{"x"}, Access: Access{Read: []string{home + "/proj/docs"}, Write: []string{home + "/proj"}, Network: c.net}}, f.host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := `{"enforced":true,"backend":"native","read":["` + home + `/proj/docs"],"write":["` + home + `/proj"],"network":` + c.want + `}`
+			if got := p.Access(true); got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+// TestAccessEnv: access_env adds names for the same JSON; a name of the
+// wrong form, one acbox sets, or one env sets too is a usage error naming
+// access_env[i].
+func TestAccessEnv(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		name  string
+		names []string
+		env   map[string]string
+		want  string
+	}{
+		{"ok", []string{"AC_TEAMS_ACCESS", "_X1"}, nil, ""},
+		{"repeated", []string{"A", "A"}, nil, ""},
+		{"digit first", []string{"A", "1BAD"}, nil, "access_env[1]"},
+		{"lower case", []string{"ac_teams"}, nil, "access_env[0]"},
+		{"empty", []string{""}, nil, "access_env[0]"},
+		{"equals", []string{"A=B"}, nil, "access_env[0]"},
+		{"PATH", []string{"PATH"}, nil, "access_env[0]"},
+		{"HOME", []string{"HOME"}, nil, "access_env[0]"},
+		{"ACBOX_", []string{"ACBOX_ACCESS"}, nil, "access_env[0]"},
+		{"ACBOX_ID", []string{"ACBOX_ID"}, nil, "access_env[0]"},
+		{"proxy", []string{"HTTPS_PROXY"}, nil, "access_env[0]"},
+		{"LC_ALL", []string{"LC_ALL"}, nil, "access_env[0]"},
+		{"COLORTERM", []string{"COLORTERM"}, nil, "access_env[0]"},
+		{"env too", []string{"AC_TEAMS_ACCESS"}, map[string]string{"AC_TEAMS_ACCESS": "{}"}, "access_env[0]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Resolve(Spec{Command: []string{"x"}, AccessEnv: c.names, Env: c.env}, f.host)
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				vars := p.AccessVars(p.Access(true))
+				if len(vars) != 1+len(slices.Compact(slices.Clone(c.names))) || !strings.HasPrefix(vars[0], "ACBOX_ACCESS={") || !strings.HasPrefix(vars[1], c.names[0]+"={") {
+					t.Errorf("vars %q", vars)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalid) || FieldOf(err) != c.want {
+				t.Errorf("err %v field %q, want a usage error at %s", err, FieldOf(err), c.want)
+			}
+		})
+	}
+}
+
+// TestForwardedEnv: the host's locale and colour variables reach the
+// member as LANG and TERM do; other host variables do not.
+func TestForwardedEnv(t *testing.T) {
+	f := newFixture(t)
+	host := map[string]string{"LANG": "de_DE.UTF-8", "LC_ALL": "fr_FR.UTF-8", "LC_TIME": "en_GB.UTF-8", "COLORTERM": "truecolor", "LC_BOGUS": "x", "SECRET": "s"}
+	f.host.Getenv = func(k string) (string, bool) { v, ok := host[k]; return v, ok }
+	p, err := Resolve(Spec{Command: []string{"x"}}, f.host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := strings.Join(p.Env, "\n")
+	for _, want := range []string{"LANG=de_DE.UTF-8", "LC_ALL=fr_FR.UTF-8", "LC_TIME=en_GB.UTF-8", "COLORTERM=truecolor", "TERM=dumb"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("env lacks %q:\n%s", want, env)
+		}
+	}
+	for _, not := range []string{"SECRET", "LC_BOGUS"} {
+		if strings.Contains(env, not) {
+			t.Errorf("env has %s:\n%s", not, env)
+		}
 	}
 }

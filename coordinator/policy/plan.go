@@ -45,6 +45,9 @@ type Plan struct {
 	// ProtectMissing are --protect paths absent from a write grant: nothing
 	// was mounted there, and the member may create them.
 	ProtectMissing []string `json:"protect_missing,omitempty"`
+	// AccessEnv are more names for ACBOX_ACCESS (the spec's access_env),
+	// checked by Resolve; see access.go.
+	AccessEnv []string `json:"access_env,omitempty"`
 }
 
 // SystemPath is a host system directory shown read-only, or a merged-/usr
@@ -104,26 +107,6 @@ func SystemPaths() []SystemPath {
 		}
 	}
 	return out
-}
-
-// Access returns the ACBOX_ACCESS value: what the member can reach.
-func (p *Plan) Access(enforced bool) string {
-	a := struct {
-		Enforced bool          `json:"enforced"`
-		Backend  string        `json:"backend"`
-		Read     []string      `json:"read"`
-		Write    []string      `json:"write"`
-		Network  egress.Policy `json:"network"`
-	}{enforced, p.Backend, []string{}, []string{}, p.Network}
-	for _, g := range p.Grants {
-		if g.Write {
-			a.Write = append(a.Write, g.Path)
-		} else {
-			a.Read = append(a.Read, g.Path)
-		}
-	}
-	b, _ := json.Marshal(a)
-	return string(b)
 }
 
 // JSON renders the plan for `acbox plan`.

@@ -70,6 +70,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if p.Env, err = buildEnv(s, p, h); err != nil {
 		return nil, err
 	}
+	if p.AccessEnv, err = checkAccessEnv(s); err != nil {
+		return nil, err
+	}
 	if p.Delegate {
 		p.Env = delegateEnv(p.Env)
 	}
