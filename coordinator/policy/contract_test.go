@@ -137,3 +137,47 @@ func TestForwardedEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativeGrantsAgainstSpecCwd: a spec's relative grants resolve
+// against its cwd when it names one (a relative cwd against the launch
+// directory); without a cwd, and for grants the flags add, against the
+// launch directory.
+func TestRelativeGrantsAgainstSpecCwd(t *testing.T) {
+	f := newFixture(t)
+	home := f.host.Home // the launch directory is home/proj
+	for _, c := range []struct {
+		name, spec  string
+		flagWrite   string
+		read, write string
+	}{
+		{"absolute cwd", `{"command":["x"],"cwd":"` + home + `/proj/docs","access":{"read":[".."],"write":["."]}}`, "", home + "/proj", home + "/proj/docs"},
+		{"relative cwd", `{"command":["x"],"cwd":"docs","access":{"read":[".."],"write":["."]}}`, "", home + "/proj", home + "/proj/docs"},
+		{"no cwd", `{"command":["x"],"access":{"read":["docs"],"write":["."]}}`, "", home + "/proj/docs", home + "/proj"},
+		{"flag grant keeps the launch directory", `{"command":["x"],"cwd":"` + home + `/other","access":{"read":["."]}}`, ".", home + "/other", home + "/proj"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ParseSpec(strings.NewReader(c.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.flagWrite != "" {
+				s.Access.Write = append(s.Access.Write, c.flagWrite)
+			}
+			p, err := Resolve(s, f.host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [2][]string
+			for _, g := range p.Grants {
+				if g.Write {
+					got[1] = append(got[1], g.Path)
+				} else {
+					got[0] = append(got[0], g.Path)
+				}
+			}
+			if len(got[0]) != 1 || got[0][0] != c.read || len(got[1]) != 1 || got[1][0] != c.write {
+				t.Errorf("read %v write %v, want %s %s", got[0], got[1], c.read, c.write)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
@@ -140,7 +141,28 @@ func ParseSpec(r io.Reader) (Spec, error) {
 	if err := checkReadsAsDefault(data); err != nil {
 		return Spec{}, err
 	}
+	anchorGrants(&s)
 	return s, nil
+}
+
+// anchorGrants makes a spec's relative grants relative to its cwd when it
+// names one, as the agent-team extension resolves them against the
+// member's cwd ({"cwd": "/repo/parser", "access": {"write": ["."]}} grants
+// /repo/parser). A relative cwd stays relative, and so the grants joined
+// to it: Resolve takes both against the launch directory. Grants the
+// command line adds come later and keep the launch directory.
+func anchorGrants(s *Spec) {
+	if s.Cwd == "" {
+		return
+	}
+	for _, list := range [][]string{s.Access.Read, s.Access.Write} {
+		for i, p := range list {
+			// ~ and ${VAR} are a profile's (profile_expand.go): absolute once expanded.
+			if p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$") {
+				list[i] = filepath.Join(s.Cwd, p)
+			}
+		}
+	}
 }
 
 // checkReadsAsDefault refuses values that decode like an absent field (the
