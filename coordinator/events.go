@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/acbox/acbox/coordinator/exitscan"
 )
 
 // Event is one line of the status stream (--status-fd): "started",
@@ -25,6 +27,9 @@ type Event struct {
 	Code       *int            `json:"code,omitempty"`
 	Signal     int             `json:"signal,omitempty"`
 	DurationMS int64           `json:"duration_ms,omitempty"`
+	// ExitScan is the report's exit_scan on "exited", when the launch
+	// scanned its write grants after the run.
+	ExitScan *exitscan.ExitScan `json:"exit_scan,omitempty"`
 }
 
 // Events writes one JSON object per line. It is safe for concurrent use;

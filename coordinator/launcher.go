@@ -145,10 +145,18 @@ func (l *Launcher) started(plan *policy.Plan, st backend.Started) {
 }
 
 // finish runs the checks after the run, also after a failed launch (the
-// member may have run), and emits the exited event.
+// member may have run), and emits the exited event, with the exit scan,
+// whenever the backend reported how the member ended.
 func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id string, out *backend.Outcome, err error) (*Result, error) {
 	r, moved, aerr := afterRun(io.Err, br, git, scan)
 	r.Outcome = out
+	if out != nil {
+		// The member ran: its outcome comes first, also when a check after
+		// the run then fails (124), so a client sees how the member ended.
+		out.GitRedirects = moved
+		code := out.Code
+		l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds(), ExitScan: r.Scan})
+	}
 	if aerr != nil {
 		if err != nil {
 			return r, fmt.Errorf("%w\nacbox: the launch had failed too: %w", aerr, err)
@@ -158,9 +166,6 @@ func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id
 	if err != nil {
 		return r, err
 	}
-	out.GitRedirects = moved
-	code := out.Code
-	l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
 	return r, nil
 }
 

@@ -101,3 +101,13 @@ func TestEveryPlanFieldClassified(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalOf: the exited event's signal on docker is read back from the
+// 128+N status the init reports.
+func TestSignalOf(t *testing.T) {
+	for code, want := range map[int]int{0: 0, 1: 0, 127: 0, 128: 0, 129: 1, 137: 9, 143: 15, 192: 64, 193: 0, 255: 0} {
+		if got := signalOf(code); got != want {
+			t.Errorf("signalOf(%d) = %d, want %d", code, got, want)
+		}
+	}
+}
