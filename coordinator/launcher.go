@@ -111,7 +111,11 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 		return nil, err
 	}
 	c.Add(release)
-	proxy, err := l.proxies().Start(plan, id, dir, l.Events)
+	// The proxy's events wait for started (Events.Held), which comes with
+	// OnReady, or, if the launch fails before it, for the backend's return.
+	egressEvents := l.Events.Held()
+	c.Add(egressEvents.Open)
+	proxy, err := l.proxies().Start(plan, id, dir, egressEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +133,9 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	held := holdSignals(io.Err)
 	c.Add(held.release)
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir,
-		OnReady: func(st backend.Started) { l.started(plan, st) }})
+		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }})
 	held.ended()
+	egressEvents.Open()
 	return l.finish(io, br, git, scan, id, out, err)
 }
 
