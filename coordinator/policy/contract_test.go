@@ -181,3 +181,71 @@ func TestRelativeGrantsAgainstSpecCwd(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigPrivateRenamed: the config's private paths are "private" and
+// ACBOX_PRIVATE; the former names are refused with a pointer to the new.
+func TestConfigPrivateRenamed(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, `{"private": ["/srv/secret"]}`, 0o600)
+	if cfg, err := LoadConfig(dir); err != nil || len(cfg.Private) != 1 || cfg.Private[0] != "/srv/secret" {
+		t.Fatalf("private: %+v %v", cfg, err)
+	}
+	write(t, dir, `{"protect": ["/srv/secret"]}`, 0o600)
+	_, err := LoadConfig(dir)
+	checkErr(t, err, `"protect" is now "private"`)
+	if !errors.Is(err, ErrInvalid) {
+		t.Errorf("want a usage error: %v", err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("ACBOX_PROTECT", "/srv/secret")
+	_, err = HostFromEnv()
+	checkErr(t, err, "ACBOX_PROTECT is now ACBOX_PRIVATE")
+}
+
+// TestSpecPrivate: a spec's private paths refuse grants that are, contain
+// or lie inside them (125, field access.read[i]/access.write[i]), as the
+// config's do, while a runtime mount from inside one stays allowed.
+func TestSpecPrivate(t *testing.T) {
+	f := newFixture(t)
+	home := f.host.Home
+	priv := home + "/proj/docs" // the fixture's launch directory is home/proj
+	mount := []MountSpec{{Source: priv}}
+	for _, c := range []struct {
+		name        string
+		read, write []string
+		mounts      []MountSpec
+		private     []string
+		field       string // "" accepted
+	}{
+		{"inside", []string{home + "/other", priv}, nil, nil, []string{priv}, "access.read[1]"},
+		{"equal", []string{priv}, nil, nil, []string{priv}, "access.read[0]"},
+		{"contains", nil, []string{home + "/proj"}, nil, []string{priv}, "access.write[0]"},
+		{"beside", []string{home + "/other"}, nil, nil, []string{priv}, ""},
+		{"mount from inside", nil, nil, mount, []string{priv}, ""},
+		{"relative", nil, nil, nil, []string{"docs"}, "private[0]"},
+		{"without private", nil, []string{home + "/proj"}, nil, nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Resolve(Spec{Command: []string{"x"}, Private: c.private, Mounts: c.mounts, Access: Access{Read: c.read, Write: c.write}}, f.host)
+			if c.field == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(c.mounts) > 0 && (len(p.Mounts) != 1 || p.Mounts[0].Source != priv) {
+					t.Errorf("mounts %+v", p.Mounts)
+				}
+				return
+			}
+			if FieldOf(err) != c.field {
+				t.Fatalf("err %v field %q, want field %s", err, FieldOf(err), c.field)
+			}
+			if c.field != "private[0]" && !errors.Is(err, ErrRefused) {
+				t.Errorf("want a refusal (125): %v", err)
+			}
+		})
+	}
+	// The host's own list is not changed by a spec's.
+	if len(f.host.Protect) != 1 {
+		t.Errorf("host private list changed: %v", f.host.Protect)
+	}
+}

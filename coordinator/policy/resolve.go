@@ -31,10 +31,14 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if p.View, err = ParseView(s.View); err != nil {
 		return nil, err
 	}
-	if p.Grants, err = resolveGrants(s.Access, h); err != nil {
+	hp, err := withPrivate(h, s.Private) // grants and masks only: see private.go
+	if err != nil {
 		return nil, err
 	}
-	if p.Masks, err = resolveMasks(p, s.Exclude, h); err != nil {
+	if p.Grants, err = resolveGrants(s.Access, hp); err != nil {
+		return nil, err
+	}
+	if p.Masks, err = resolveMasks(p, s.Exclude, hp); err != nil {
 		return nil, err
 	}
 	if p.Cwd, err = viewCwd(s.Cwd, p, h); err != nil {
