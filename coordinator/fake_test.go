@@ -97,7 +97,7 @@ func (f *fakeBackend) Launch(p *policy.Plan, io backend.LaunchIO) (*backend.Outc
 type fakeProxies struct {
 	j      *journal
 	err    error
-	check  func() // runs in Stop
+	check  func()  // runs in Stop
 	events *Events // what the last Start was given
 }
 

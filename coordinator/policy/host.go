@@ -13,10 +13,10 @@ import (
 type Host struct {
 	UID, GID  int
 	User      string
-	Home      string   // the user's home directory, canonical
-	Cwd       string   // the launch directory, for relative paths
-	StateDir  string   // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
-	ConfigDir string   // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
+	Home      string // the user's home directory, canonical
+	Cwd       string // the launch directory, for relative paths
+	StateDir  string // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
+	ConfigDir string // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
 	// Protect are the private paths from the config ("private") and
 	// ACBOX_PRIVATE: no grant may be, contain or lie inside one, and every
 	// sandbox masks them. (The Go name predates the rename to "private".)
