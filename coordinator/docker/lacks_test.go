@@ -79,6 +79,7 @@ var planFields = map[string]string{
 	"Delegate":       "Lacks: nested launches are refused",
 	"Depth":          "no effect: the registry's bookkeeping of nested launches",
 	"Parent":         "no effect: the registry's bookkeeping of nested launches",
+	"Within":         "no effect: the registry's bookkeeping (a --within child is stopped through its own owner)",
 	"View":           "Lacks: the host view is refused",
 	"Masks":          "Lacks: a mask inside a grant or mount source is refused; others are moot (the image's files)",
 	"Views":          "no effect: the native backend's directory snapshots for masks, which Lacks refuses where they matter",

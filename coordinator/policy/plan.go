@@ -35,9 +35,12 @@ type Plan struct {
 	Delegate   bool              `json:"delegate"`         // nested launches allowed (broker socket inside)
 	Depth      int               `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
 	Parent     string            `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
-	View       string            `json:"view"`             // ViewGrants or ViewHost
-	Masks      []Mask            `json:"masks"`            // hidden paths, parents first; see view_masks.go
-	Views      []ViewDir         `json:"views,omitempty"`  // directory snapshots that hold the masks; see view_hold.go
+	// Within: Parent was named by the spec's "within" (acbox run
+	// --within), not by a broker: an outside coordinator's child.
+	Within bool      `json:"within,omitempty"`
+	View   string    `json:"view"`            // ViewGrants or ViewHost
+	Masks  []Mask    `json:"masks"`           // hidden paths, parents first; see view_masks.go
+	Views  []ViewDir `json:"views,omitempty"` // directory snapshots that hold the masks; see view_hold.go
 	// Protected are the carve-outs in write grants, parents first: read-only
 	// binds of a path onto itself, and the pins that keep their parents in
 	// place; see protect.go.

@@ -26,7 +26,7 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
 		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
 		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
-		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth,
+		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth, Within: s.Within != "",
 	}
 	if p.View, err = ParseView(s.View); err != nil {
 		return nil, err
