@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/acbox/acbox"
 	"strings"
 	"testing"
 
@@ -133,7 +132,7 @@ func TestVersionJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
 	}
-	if v["contract"] != float64(1) || v["version"] != acbox.Version() {
+	if v["contract"] != float64(1) || v["version"] != releaseVersion() {
 		t.Errorf("contract %v version %v", v["contract"], v["version"])
 	}
 	for _, k := range []string{"commit", "go", "policy_digest"} {
@@ -145,7 +144,7 @@ func TestVersionJSON(t *testing.T) {
 		t.Errorf("policy: %v", v["policy"])
 	}
 	text, _, _ := runMain(t, t.TempDir(), "version")
-	if !strings.HasPrefix(text, "acbox "+acbox.Version()+" (") {
+	if !strings.HasPrefix(text, "acbox "+releaseVersion()+" (") {
 		t.Errorf("text form: %q", text)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/acbox/acbox"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -34,7 +33,7 @@ func (c *VersionCmd) Run(s *Streams) error {
 // "go", "policy" and "policy_digest" are the contract's; the rest is for
 // people.
 func versionInfo() map[string]any {
-	v := map[string]any{"version": acbox.Version(), "contract": acbox.Contract, "vcs.revision": "unknown", "go": runtime.Version()}
+	v := map[string]any{"version": releaseVersion(), "contract": contract, "vcs.revision": "unknown", "go": runtime.Version()}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		v["go"] = bi.GoVersion
 		deps := map[string]string{}

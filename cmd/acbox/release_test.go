@@ -1,4 +1,4 @@
-package acbox
+package main
 
 import (
 	"regexp"
@@ -9,7 +9,7 @@ import (
 // compare; a stray line or a "v" would break them.
 func TestVersionIsSemver(t *testing.T) {
 	semver := regexp.MustCompile(`^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$`)
-	if !semver.MatchString(Version()) {
-		t.Fatalf("VERSION %q is not a semantic version", Version())
+	if !semver.MatchString(releaseVersion()) {
+		t.Fatalf("VERSION %q is not a semantic version", releaseVersion())
 	}
 }
