@@ -113,7 +113,11 @@ func TestQueueOverflowRefusesAtOnce(t *testing.T) {
 // TestQueuedTimeoutRefuses: a connection that waits past QueueTimeout is
 // answered 503 naming the wait, and leaves the queue.
 func TestQueuedTimeoutRefuses(t *testing.T) {
-	w := newWorld(t, func(c *Config) { c.MaxConns = 1; c.QueueTimeout = 300 * time.Millisecond; c.HeaderTimeout = 10 * time.Second })
+	w := newWorld(t, func(c *Config) {
+		c.MaxConns = 1
+		c.QueueTimeout = 300 * time.Millisecond
+		c.HeaderTimeout = 10 * time.Second
+	})
 	w.rawDial(t) // holds the slot
 	start := time.Now()
 	c := w.rawDial(t)
