@@ -45,6 +45,9 @@ type Plan struct {
 	// ProtectMissing are --protect paths absent from a write grant: nothing
 	// was mounted there, and the member may create them.
 	ProtectMissing []string `json:"protect_missing,omitempty"`
+	// PersistedHome is the --home directory mounted at Home (also listed in
+	// Mounts) instead of the private tmpfs; nil: the tmpfs. See home.go.
+	PersistedHome *PersistedHome `json:"persisted_home,omitempty"`
 }
 
 // SystemPath is a host system directory shown read-only, or a merged-/usr

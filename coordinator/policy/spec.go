@@ -32,6 +32,7 @@ type Spec struct {
 	Exclude    []string          `json:"exclude,omitempty"`   // more paths to mask; see view_masks.go
 	Protect    []string          `json:"protect,omitempty"`   // more read-only carve-outs in each write grant; see protect.go
 	Unprotect  []string          `json:"unprotect,omitempty"` // built-in carve-outs to drop: .git/hooks, .git/config, .git, hookspath
+	Home       string            `json:"home,omitempty"`      // a persisted home's name (--home); see home.go
 
 	// Parent and Depth place a nested launch (set by the broker before
 	// resolving, never read from JSON): the requesting sandbox's id, and

@@ -1,0 +1,25 @@
+package sys
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Mkdirat makes the directory path relative to dirfd (mkdirat(2)).
+func Mkdirat(dirfd int, path string, mode uint32) error {
+	return pathErr("mkdirat", path, func() error { return unix.Mkdirat(dirfd, path, mode) })
+}
+
+// Unlinkat removes path relative to dirfd; flags AT_REMOVEDIR for a
+// directory (unlinkat(2)).
+func Unlinkat(dirfd int, path string, flags int) error {
+	return pathErr("unlinkat", path, func() error { return unix.Unlinkat(dirfd, path, flags) })
+}
+
+// Touch sets the access and modification times of the file open at fd to
+// now (futimes(3)).
+func Touch(fd int) error {
+	now := unix.NsecToTimeval(time.Now().UnixNano())
+	return pathErr("futimes", fdName(fd), func() error { return unix.Futimes(fd, []unix.Timeval{now, now}) })
+}
