@@ -46,8 +46,8 @@ func Acquire(h *policy.PersistedHome, uid int) (release func(), err error) {
 // openHomes opens the homes directory, following no symlink on the way
 // (its path is canonical), and checks its owner and mode.
 func openHomes(dir string, uid int) (int, error) {
-	fd, err := sys.Openat2(unix.AT_FDCWD, dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC,
-		unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
+	fd, err := sys.Openat2(unix.AT_FDCWD, dir, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
 	if errors.Is(err, unix.ENOENT) {
 		return -1, err // no homes yet (List, Remove)
 	}
@@ -92,7 +92,7 @@ func openHome(dfd int, name, path string, uid int, create bool) (int, error) {
 // someone else may have written there meanwhile.
 func checkOwned(fd int, path string, uid int, what string) error {
 	var st unix.Stat_t
-	if err := sys.Fstat(fd, &st); err != nil {
+	if err := sys.Fstat(fd, path, &st); err != nil {
 		return fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
 	}
 	if int(st.Uid) != uid {
@@ -119,7 +119,7 @@ func lock(fd, dfd int, name, path string) error {
 		return fmt.Errorf("%w: locking the home: %w", policy.ErrCannotSandbox, err)
 	}
 	var a, b unix.Stat_t
-	if sys.Fstat(fd, &a) != nil || sys.Fstatat(dfd, name, &b, unix.AT_SYMLINK_NOFOLLOW) != nil || a.Dev != b.Dev || a.Ino != b.Ino {
+	if sys.Fstat(fd, path, &a) != nil || sys.Fstatat(dfd, name, &b, unix.AT_SYMLINK_NOFOLLOW) != nil || a.Dev != b.Dev || a.Ino != b.Ino {
 		return &policy.RefusedError{Subject: path, Why: "the home was removed or replaced while it was being locked", Instead: "retry"}
 	}
 	return nil

@@ -135,7 +135,7 @@ func emptyDir(fd, depth int) error {
 		return fmt.Errorf("deeper than %d levels", maxDepth)
 	}
 	var st unix.Stat_t
-	if sys.Fstat(fd, &st) == nil && st.Mode&0o700 != 0o700 {
+	if sys.Fstat(fd, "directory", &st) == nil && st.Mode&0o700 != 0o700 {
 		sys.FchmodPath(fd, st.Mode&0o7777|0o700) // to list and unlink in it
 	}
 	names, err := readNames(fd)

@@ -107,7 +107,7 @@ func openDir(fd int, name string) (int, error) {
 	}
 	defer sys.Close(p)
 	var st unix.Stat_t
-	if sys.Fstat(p, &st) != nil || sys.FchmodPath(p, st.Mode&0o7777|0o700) != nil {
+	if sys.Fstat(p, name, &st) != nil || sys.FchmodPath(p, st.Mode&0o7777|0o700) != nil {
 		return -1, err
 	}
 	return sys.Openat(fd, name, flags, 0)

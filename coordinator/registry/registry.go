@@ -41,6 +41,17 @@ type Entry struct {
 	// to stop children first, deepest first.
 	Parent string `json:"parent,omitempty"`
 	Depth  int    `json:"depth,omitempty"`
+	// Within: Parent was named by `acbox run --within` (the spec's
+	// "within"), not by a broker; the sandbox has its own owner, which
+	// `acbox stop` signals as for a launch from the host.
+	Within bool `json:"within,omitempty"`
+	// Plan is what a launch --within this sandbox is held to (policy's
+	// Narrower): the plan without its command and environment, which
+	// narrowing does not read and which may hold secrets. It is trusted
+	// because only this user can write it: the owner writes the entry
+	// 0600 in the 0700 state directory that OpenRegistry checks is this
+	// user's, so whoever could forge it could already launch anything.
+	Plan json.RawMessage `json:"plan,omitempty"`
 }
 
 // Owner is what the registry knows about an entry's owner process.
@@ -60,14 +71,33 @@ const (
 func NewEntry(p *policy.Plan, id string) (Entry, error) {
 	start, err := ProcStart(os.Getpid())
 	if err != nil {
-		return Entry{}, fmt.Errorf("%w: reading this process's start time: %v", policy.ErrCannotSandbox, err)
+		return Entry{}, fmt.Errorf("%w: reading this process's start time: %w", policy.ErrCannotSandbox, err)
 	}
 	return Entry{
 		ID: id, Backend: p.Backend, UID: os.Getuid(), OwnerPid: os.Getpid(), OwnerStart: start,
 		PidNS: selfPidNS(), Access: json.RawMessage(p.Access(true)), Labels: p.Labels,
 		Memory: p.Limits.Memory, Pids: p.Limits.Pids, Started: time.Now().UTC(),
-		Parent: p.Parent, Depth: p.Depth,
+		Parent: p.Parent, Depth: p.Depth, Within: p.Within, Plan: narrowingPlan(p),
 	}, nil
+}
+
+// narrowingPlan is the plan as Entry.Plan keeps it: no command, no
+// environment, no mounts acbox added itself (its binary and broker
+// socket, which no child may re-mount).
+func narrowingPlan(p *policy.Plan) json.RawMessage {
+	q := *p
+	q.Command, q.Env = nil, nil
+	q.Mounts = nil
+	for _, m := range p.Mounts {
+		if !m.Internal {
+			q.Mounts = append(q.Mounts, m)
+		}
+	}
+	b, err := json.Marshal(&q)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Owner tells whether the entry's owner is still the process that wrote it.
@@ -129,11 +159,11 @@ func OpenRegistry(stateDir string) (*Registry, error) {
 
 func privateDir(d string) error {
 	if err := os.MkdirAll(d, 0o700); err != nil {
-		return fmt.Errorf("%w: creating %s: %v", policy.ErrCannotSandbox, d, err)
+		return fmt.Errorf("%w: creating %s: %w", policy.ErrCannotSandbox, d, err)
 	}
 	fi, err := os.Lstat(d)
 	if err != nil {
-		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
 	}
 	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || fileUID(fi) != os.Getuid() {
 		return policy.Refuse(d, "acbox's state directory must be a directory of yours, closed to others (0700)",
@@ -161,7 +191,7 @@ func (r *Registry) Register(e Entry) error {
 	// reboot ends anyway; a torn or lost entry is a dead entry.
 	f, err := os.CreateTemp(r.dir(), ".tmp-"+e.ID+"-*")
 	if err != nil {
-		return fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: registry: %w", policy.ErrCannotSandbox, err)
 	}
 	_, err = f.Write(append(b, '\n'))
 	if cerr := f.Close(); err == nil {
@@ -172,7 +202,7 @@ func (r *Registry) Register(e Entry) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: registry: %w", policy.ErrCannotSandbox, err)
 	}
 	return nil
 }
@@ -209,7 +239,7 @@ func readEntry(path string) (Entry, error) {
 		return e, err
 	}
 	if err := json.Unmarshal(b, &e); err != nil {
-		return e, fmt.Errorf("registry entry %s is damaged (%v); acbox gc removes it once its owner is gone", path, err)
+		return e, fmt.Errorf("registry entry %s is damaged (%w); acbox gc removes it once its owner is gone", path, err)
 	}
 	return e, nil
 }
@@ -236,7 +266,7 @@ func (r *Registry) Remove(id string) error {
 func (r *Registry) all() ([]Entry, error) {
 	des, err := os.ReadDir(r.dir())
 	if err != nil {
-		return nil, fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: registry: %w", policy.ErrCannotSandbox, err)
 	}
 	var out []Entry
 	for _, de := range des {
@@ -292,7 +322,7 @@ func (r *Registry) reapLocked() (dead, live []Entry, err error) {
 			continue
 		}
 		if err := r.Remove(e.ID); err != nil {
-			return dead, live, fmt.Errorf("removing the dead sandbox %s: %v", e.ID, err)
+			return dead, live, fmt.Errorf("removing the dead sandbox %s: %w", e.ID, err)
 		}
 		dead = append(dead, e)
 	}

@@ -6,11 +6,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Mkdirat makes the directory path relative to dirfd (mkdirat(2)).
-func Mkdirat(dirfd int, path string, mode uint32) error {
-	return pathErr("mkdirat", path, func() error { return unix.Mkdirat(dirfd, path, mode) })
-}
-
 // Unlinkat removes path relative to dirfd; flags AT_REMOVEDIR for a
 // directory (unlinkat(2)).
 func Unlinkat(dirfd int, path string, flags int) error {

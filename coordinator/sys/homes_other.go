@@ -2,6 +2,5 @@
 
 package sys
 
-func Mkdirat(int, string, uint32) error { return ErrUnsupported }
-func Unlinkat(int, string, int) error   { return ErrUnsupported }
-func Touch(int) error                   { return ErrUnsupported }
+func Unlinkat(int, string, int) error { return ErrUnsupported }
+func Touch(int) error                 { return ErrUnsupported }
