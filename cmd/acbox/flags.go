@@ -28,6 +28,7 @@ type LaunchFlags struct {
 	PassEnv     []string `placeholder:"K" help:"Pass a variable from this environment (repeatable)."`
 	Mount       []string `placeholder:"SRC:DST[:ro|rw]" help:"Trusted runtime mount of a file, directory or socket (default ro)."`
 	Tmpfs       []string `placeholder:"PATH[:SIZE]" help:"Extra private tmpfs (default size 64MiB)."`
+	Home        string   `placeholder:"NAME" help:"Persisted home: mount ~/.local/state/acbox/homes/NAME (made if missing) read-write at the home instead of the private tmpfs; what one run leaves there, the next run with NAME reads."`
 	Memory      string   `help:"Memory limit, e.g. 2GiB."`
 	Pids        int      `help:"Process limit."`
 	BestEffort  bool     `help:"Run even when a requested control cannot be enforced; the report lists what is missing."`
@@ -116,6 +117,9 @@ func (f *LaunchFlags) apply(s *policy.Spec) error {
 	s.Exclude = append(s.Exclude, f.Exclude...)
 	s.Protect = append(s.Protect, f.Protect...)
 	s.Unprotect = append(s.Unprotect, f.Unprotect...)
+	if f.Home != "" {
+		s.Home = f.Home
+	}
 	if f.Within != "" {
 		s.Within = f.Within
 	}

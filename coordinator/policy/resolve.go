@@ -59,6 +59,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if err = resolveView(p, h); err != nil {
 		return nil, err
 	}
+	if err = resolveHome(s, p, h); err != nil {
+		return nil, err
+	}
 	// After the view: the host view has no home tmpfs to count.
 	if err = CheckTmpfsBudget(p.Tmpfs, p.Limits.Memory, hostMemory(h)); err != nil {
 		return nil, err

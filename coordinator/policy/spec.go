@@ -46,6 +46,9 @@ type Spec struct {
 	// Within is a live sandbox of this user that the launch must be
 	// narrower than (policy.Narrower); the child is stopped with it.
 	Within string `json:"within,omitempty"`
+	// Home names a persisted home (--home) mounted at the home instead of
+	// the private tmpfs; see home.go.
+	Home string `json:"home,omitempty"`
 
 	// Parent and Depth place a nested launch (set by the broker before
 	// resolving, never read from JSON): the requesting sandbox's id, and
