@@ -38,7 +38,7 @@ func wholeValues(k *kong.Kong) error {
 }
 
 // stringMapper refuses an empty value for a flag (`--memory ""`, `--cwd
-// ”`, `--socket ”`, `--read ""`): it would silently read as the default,
+// ""`, `--socket ""`, `--read ""`): it would silently read as the default,
 // which is not what a person who typed it meant. Arguments of the command
 // (after --) may be empty.
 type stringMapper struct{}
