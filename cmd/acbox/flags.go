@@ -142,7 +142,11 @@ func (f *LaunchFlags) applyMounts(s *policy.Spec) error {
 		s.Mounts = append(s.Mounts, ms)
 	}
 	for _, t := range f.Tmpfs {
-		s.Tmpfs = append(s.Tmpfs, policy.ParseTmpfsFlag(t))
+		ts, err := policy.ParseTmpfsFlag(t)
+		if err != nil {
+			return err
+		}
+		s.Tmpfs = append(s.Tmpfs, ts)
 	}
 	return nil
 }
