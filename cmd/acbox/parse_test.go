@@ -76,6 +76,8 @@ func TestFlagValuesRefused(t *testing.T) {
 		{[]string{"run", "--net", "host", "--bind-port", "0", "--", "true"}, "--bind-port: want a TCP port number from 1 to 65535"},
 		{[]string{"run", "--net", "host", "--connect-port", "70000", "--", "true"}, `--connect-port: want a TCP port number from 1 to 65535, got "70000"`},
 		{[]string{"proxy", "--socket", ""}, "--socket: the value is empty: give a value"},
+		{[]string{"plan", "--spec", "/nonexistent"}, "--spec /nonexistent cannot be read (no such file or directory)"},
+		{[]string{"run", "--report", "/nonexistent/r.json", "--", "true"}, "--report /nonexistent/r.json cannot be written"},
 	}
 	for _, c := range cases {
 		_, errs, code := runMain(t, t.TempDir(), c.args...)
