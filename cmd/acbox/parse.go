@@ -15,6 +15,7 @@ import (
 func parseOptions() []kong.Option {
 	return []kong.Option{
 		kong.PostBuild(wholeValues),
+		kong.Help(helpWithExamples),
 		kong.KindMapper(reflect.String, stringMapper{}),
 		kong.KindMapper(reflect.Int, intMapper{}),
 		kong.KindMapper(reflect.Uint16, portMapper{}),

@@ -120,3 +120,33 @@ func FuzzParseArgs(f *testing.F) {
 		newParser(t, &CLI{}).Parse(args)
 	})
 }
+
+// TestRunHelpExamples: `acbox run --help` ends with the worked examples,
+// and each parses as written (tests/integration runs the first).
+func TestRunHelpExamples(t *testing.T) {
+	out, _, code := runMain(t, t.TempDir(), "run", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	i := strings.Index(out, "\nExamples:\n")
+	if i < 0 || len(runExamples) != 3 {
+		t.Fatalf("no examples at the end of the help:\n%s", out)
+	}
+	tail := out[i:]
+	for _, e := range runExamples {
+		if !strings.Contains(tail, "$ acbox "+shellLine(e.Args)+"\n") {
+			t.Errorf("help lacks %q", e.Args)
+		}
+		var c runOnly
+		if _, err := newParser(t, &c).Parse(e.Args); err != nil {
+			t.Errorf("example %q does not parse: %v", e.Args, err)
+		}
+		var full CLI
+		if _, err := newParser(t, &full).Parse(e.Args); err != nil {
+			t.Errorf("example %q does not parse in the full tree: %v", e.Args, err)
+		}
+	}
+	if other, _, _ := runMain(t, t.TempDir(), "plan", "--help"); strings.Contains(other, "Examples:") {
+		t.Error("the examples of run appear in plan's help")
+	}
+}

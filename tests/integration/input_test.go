@@ -143,3 +143,30 @@ func TestEnvWithComma(t *testing.T) {
 		}
 	})
 }
+
+// TestFirstHelpExample runs the first example of `acbox run --help` as
+// printed: a build in the repository the user is in.
+func TestFirstHelpExample(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	forEachMode(t, func(t *testing.T, m mode) {
+		fx := newFixture(t, m)
+		repo := fx.dir("repo")
+		fx.file("repo/Makefile", "test:\n\techo built > out.txt\n")
+		help := runBox(t, m, "run", "--help")
+		_, line, ok := strings.Cut(help.stdout, "\nExamples:\n")
+		_, line, _ = strings.Cut(line, "$ acbox ")
+		line, _, _ = strings.Cut(line, "\n")
+		if !ok || line == "" {
+			t.Fatalf("no first example: %v", help)
+		}
+		res := runIn(t, m, repo, strings.Fields(line)...)
+		if res.code != 0 {
+			t.Fatalf("acbox %s: %v", line, res)
+		}
+		if b, err := os.ReadFile(filepath.Join(repo, "out.txt")); err != nil || string(b) != "built\n" {
+			t.Fatalf("the build wrote %q, %v", b, err)
+		}
+	})
+}
