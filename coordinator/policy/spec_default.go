@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -21,6 +22,12 @@ func checkReadsAsDefault(data []byte) error {
 	var v any
 	if dec.Decode(&v) != nil {
 		return nil // DecodeStrict has read it already; this cannot fail
+	}
+	if obj, _ := v.(map[string]any); obj != nil {
+		if n, ok := obj["version"].(json.Number); ok && n != json.Number(strconv.Itoa(SpecVersion)) {
+			ver, _ := n.Int64()
+			return versionError(int(ver)) // "version": 0 too: absent means 1, 0 means nothing
+		}
 	}
 	return readsAsDefault(v, reflect.TypeOf(Spec{}), "")
 }
