@@ -60,7 +60,7 @@ func Main(args []string, in *os.File, out, errw io.Writer) int {
 
 func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 	code := -1
-	parser, err := kong.New(cli,
+	opts := append(parseOptions(),
 		kong.Name("acbox"),
 		kong.Description("Run a command with only the access it was granted."),
 		kong.Writers(out, errw),
@@ -69,6 +69,7 @@ func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 		kong.Bind(&Streams{In: in, Out: out, Err: errw}),
 		kong.Bind(hostBackends()),
 	)
+	parser, err := kong.New(cli, opts...)
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)
 		return 1

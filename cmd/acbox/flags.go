@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 
 	"golang.org/x/term"
@@ -71,7 +72,7 @@ func readSpec(name string, in *os.File) (policy.Spec, error) {
 	}
 	fh, err := os.Open(name)
 	if err != nil {
-		return policy.Spec{}, err
+		return policy.Spec{}, policy.Invalid("--spec %s cannot be read (%v): name a JSON launch spec, or - for standard input", name, cause(err))
 	}
 	defer fh.Close()
 	return policy.ParseSpec(fh)
@@ -151,7 +152,11 @@ func (f *LaunchFlags) applyMounts(s *policy.Spec) error {
 		s.Mounts = append(s.Mounts, ms)
 	}
 	for _, t := range f.Tmpfs {
-		s.Tmpfs = append(s.Tmpfs, policy.ParseTmpfsFlag(t))
+		ts, err := policy.ParseTmpfsFlag(t)
+		if err != nil {
+			return err
+		}
+		s.Tmpfs = append(s.Tmpfs, ts)
 	}
 	return nil
 }
@@ -183,8 +188,9 @@ func (f *LaunchFlags) tty(fromSpec bool) bool {
 }
 
 // resolve builds the plan for these flags on this host. A profile inside a
-// write grant of the resulting plan is refused (see policy.Profile).
-func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
+// write grant of the resulting plan is refused (see policy.Profile); the
+// plan's notices go to errw.
+func (f *LaunchFlags) resolve(in *os.File, errw io.Writer) (*policy.Plan, policy.Host, error) {
 	h, err := policy.HostFromEnv()
 	if err != nil {
 		return nil, h, err
@@ -192,10 +198,6 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 	s, prof, err := f.spec(in, h)
 	if err != nil {
 		return nil, h, err
-	}
-	var check func(*policy.Plan) error
-	if prof != nil {
-		check = prof.Check
 	}
 	// The plan a launch would run: nothing started, and no registry unless
 	// the plan is held within a live sandbox (which the registry names).
@@ -205,7 +207,7 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 			return nil, h, err
 		}
 	}
-	p, err := l.Resolve(context.Background(), s, check)
+	p, err := l.Resolve(context.Background(), s, noticeCheck(s, h, prof, errw))
 	if err != nil {
 		return nil, h, err
 	}
