@@ -25,16 +25,16 @@ type backendStatus struct {
 // none can, so that a script can ask `acbox status >/dev/null` first.
 func (c *StatusCmd) Run(s *Streams, bs []backend.Backend) error {
 	var st []backendStatus
-	any := false
+	avail := false
 	for _, b := range bs {
 		a := b.Available(context.Background())
-		any = any || a.Available
+		avail = avail || a.Available
 		st = append(st, backendStatus{Backend: a.Backend, Available: a.Available, Reason: reason(a)})
 	}
 	if err := c.print(s, st); err != nil {
 		return err
 	}
-	if !any {
+	if !avail {
 		return fmt.Errorf("%w: no backend can run sandboxes on this host; acbox doctor names each missing requirement and its remedy", policy.ErrCannotSandbox)
 	}
 	return nil
