@@ -36,7 +36,8 @@ type LaunchFlags struct {
 	Protect     []string `placeholder:"REL" help:"Keep REL (relative to each write grant) read-only, besides the built-in .git/hooks and .git/config (repeatable)."`
 	Unprotect   []string `placeholder:"REL" help:"Drop a built-in read-only carve-out of write grants: .git/hooks, .git/config, .git or hookspath (repeatable)."`
 	Profile     string   `placeholder:"NAME" help:"Start from the saved profile ~/.config/acbox/profiles/NAME.json (flags add to it)."`
-	Command     []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
+	AdmissionFlags
+	Command []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
 }
 
 // spec builds the launch spec from --profile or --spec, and the flags.
@@ -114,7 +115,7 @@ func (f *LaunchFlags) apply(s *policy.Spec) error {
 	s.Exclude = append(s.Exclude, f.Exclude...)
 	s.Protect = append(s.Protect, f.Protect...)
 	s.Unprotect = append(s.Unprotect, f.Unprotect...)
-	return nil
+	return f.applyAdmission(s)
 }
 
 func (f *LaunchFlags) applyNetwork(n *policy.NetworkSpec) {

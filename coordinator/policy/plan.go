@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/acbox/acbox/egress"
 )
@@ -32,12 +33,15 @@ type Plan struct {
 	BestEffort bool              `json:"best_effort"`
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
-	Delegate   bool              `json:"delegate"`         // nested launches allowed (broker socket inside)
-	Depth      int               `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
-	Parent     string            `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
-	View       string            `json:"view"`             // ViewGrants or ViewHost
-	Masks      []Mask            `json:"masks"`            // hidden paths, parents first; see view_masks.go
-	Views      []ViewDir         `json:"views,omitempty"`  // directory snapshots that hold the masks; see view_hold.go
+	// Wait is how long admission queues for a slot (0: refuse at once).
+	// It changes when the sandbox starts, never what it may reach.
+	Wait     time.Duration `json:"-"`
+	Delegate bool          `json:"delegate"`         // nested launches allowed (broker socket inside)
+	Depth    int           `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
+	Parent   string        `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
+	View     string        `json:"view"`             // ViewGrants or ViewHost
+	Masks    []Mask        `json:"masks"`            // hidden paths, parents first; see view_masks.go
+	Views    []ViewDir     `json:"views,omitempty"`  // directory snapshots that hold the masks; see view_hold.go
 	// Protected are the carve-outs in write grants, parents first: read-only
 	// binds of a path onto itself, and the pins that keep their parents in
 	// place; see protect.go.
