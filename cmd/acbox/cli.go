@@ -88,6 +88,11 @@ func report(err error, errw io.Writer) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
+	var st interface{ ExitStatus() int } // a launch given up on a signal
+	if errors.As(err, &st) {
+		fmt.Fprintln(errw, "acbox:", err)
+		return st.ExitStatus()
+	}
 	var be *coordinator.BrokerError
 	if errors.As(err, &be) {
 		fmt.Fprintln(errw, "acbox:", be.Msg)

@@ -119,7 +119,7 @@ func OpenRegistry(stateDir string) (*Registry, error) {
 		return nil, fmt.Errorf("%w: state directory %q is not absolute; set XDG_RUNTIME_DIR or HOME", policy.ErrCannotSandbox, stateDir)
 	}
 	r := &Registry{state: stateDir}
-	for _, d := range []string{stateDir, r.dir(), filepath.Join(stateDir, "run")} {
+	for _, d := range []string{stateDir, r.dir(), filepath.Join(stateDir, "run"), r.queueDir()} {
 		if err := privateDir(d); err != nil {
 			return nil, err
 		}
@@ -270,7 +270,8 @@ func (r *Registry) List() ([]Entry, error) {
 
 // Reap removes, under the lock, every entry whose owner is dead, with its
 // runtime directory, and returns what it removed so that backends can
-// clean up after them (cgroups, containers).
+// clean up after them (cgroups, containers). Admission-queue tickets of
+// dead or expired waiters go too.
 func (r *Registry) Reap() ([]Entry, error) {
 	unlock, err := r.lock()
 	if err != nil {
@@ -278,6 +279,9 @@ func (r *Registry) Reap() ([]Entry, error) {
 	}
 	defer unlock()
 	dead, _, err := r.reapLocked()
+	if _, qerr := r.ticketsLocked(); err == nil {
+		err = qerr
+	}
 	return dead, err
 }
 
