@@ -137,7 +137,7 @@ func privateDir(d string) error {
 	}
 	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || fileUID(fi) != os.Getuid() {
 		return policy.Refuse(d, "acbox's state directory must be a directory of yours, closed to others (0700)",
-			fmt.Sprintf("run chmod 700 %s (and chown it to uid %d), or remove it", d, os.Getuid()))
+			fmt.Sprintf("run chmod 700 %s (and chown it to uid %d), or remove it, or set XDG_RUNTIME_DIR to a private directory of yours", d, os.Getuid()))
 	}
 	return nil
 }
