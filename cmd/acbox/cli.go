@@ -26,6 +26,7 @@ type CLI struct {
 	Stop     StopCmd     `cmd:"" help:"Stop a sandbox and all its processes (SIGTERM, then SIGKILL after a grace period)."`
 	Gc       GcCmd       `cmd:"" name:"gc" help:"Remove what dead sandboxes left behind: registry entries, runtime directories, cgroups."`
 	Profile  ProfileCmd  `cmd:"" help:"List or show the saved launch profiles."`
+	Image    ImageCmd    `cmd:"" help:"Build the docker backend's default image."`
 
 	ContainerInit ContainerInitCmd `cmd:"" name:"container-init" hidden:"" help:"The docker backend's in-container init (started by the docker backend)."`
 }
