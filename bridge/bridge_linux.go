@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -8,30 +9,32 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // LoopbackUp sets IFF_UP on lo, as `ip link set lo up` would, with the
 // SIOCGIFFLAGS/SIOCSIFFLAGS ioctls on a throwaway datagram socket. It needs
 // CAP_NET_ADMIN in the network namespace's owning user namespace.
 func LoopbackUp() error {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	fd, err := sys.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return os.NewSyscallError("socket", err)
+		return err
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	ifr, err := unix.NewIfreq("lo")
 	if err != nil {
 		return fmt.Errorf("bug: ifreq for lo: %w", err)
 	}
-	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
-		return fmt.Errorf("read flags of lo: %w", os.NewSyscallError("ioctl SIOCGIFFLAGS", err))
+	if err := sys.IoctlIfreq(fd, unix.SIOCGIFFLAGS, "SIOCGIFFLAGS", ifr); err != nil {
+		return fmt.Errorf("read flags of lo: %w", err)
 	}
 	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
-	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
-		if err == unix.EPERM {
-			return fmt.Errorf("bring lo up: %w (needs CAP_NET_ADMIN in the sandbox's network namespace)", os.NewSyscallError("ioctl SIOCSIFFLAGS", err))
+	if err := sys.IoctlIfreq(fd, unix.SIOCSIFFLAGS, "SIOCSIFFLAGS", ifr); err != nil {
+		if errors.Is(err, unix.EPERM) {
+			return fmt.Errorf("bring lo up: %w (needs CAP_NET_ADMIN in the sandbox's network namespace)", err)
 		}
-		return fmt.Errorf("bring lo up: %w", os.NewSyscallError("ioctl SIOCSIFFLAGS", err))
+		return fmt.Errorf("bring lo up: %w", err)
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -34,7 +32,7 @@ type Launcher struct {
 	// Exe is the acbox binary mounted into delegating sandboxes; empty:
 	// this process's executable.
 	Exe string
-	// NewID names a sandbox; nil: 12 random hex digits.
+	// NewID names a sandbox; nil: backend.NewID (12 random hex digits).
 	NewID func() string
 }
 
@@ -168,9 +166,7 @@ func (l *Launcher) newID() string {
 	if l.NewID != nil {
 		return l.NewID()
 	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	return hex.EncodeToString(b)
+	return backend.NewID()
 }
 
 func (l *Launcher) proxies() ProxyFactory {

@@ -6,26 +6,28 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // mkdirBeneath opens (creating as needed) the directory rel beneath the
 // directory open at root, never following a symlink and never leaving root.
 // It returns an O_PATH descriptor of the directory.
 func mkdirBeneath(root int, rel string, mode uint32) (int, error) {
-	cur, err := unix.Dup(root)
+	cur, err := sys.Dup(root)
 	if err != nil {
 		return -1, err
 	}
 	for _, c := range splitPath(rel) {
 		next, err := openNoFollow(cur, c, true, true)
 		if errors.Is(err, unix.ENOENT) {
-			if err = unix.Mkdirat(cur, c, mode); err != nil && err != unix.EEXIST {
-				unix.Close(cur)
+			if err = sys.Mkdirat(cur, c, mode); err != nil && !errors.Is(err, unix.EEXIST) {
+				sys.Close(cur)
 				return -1, &MountError{Op: "mkdir", Target: rel, Err: err}
 			}
 			next, err = openNoFollow(cur, c, true, true)
 		}
-		unix.Close(cur)
+		sys.Close(cur)
 		if err != nil {
 			return -1, err
 		}
@@ -42,7 +44,7 @@ func fileBeneath(root int, rel string) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	defer unix.Close(dfd)
+	defer sys.Close(dfd)
 	fd, err := openNoFollow(dfd, name, false, true)
 	if errors.Is(err, unix.ENOENT) {
 		if err = createEmpty(dfd, name); err != nil {
@@ -54,11 +56,11 @@ func fileBeneath(root int, rel string) (int, error) {
 }
 
 func createEmpty(dfd int, name string) error {
-	f, err := unix.Openat(dfd, name, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	f, err := sys.Openat(dfd, name, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 	if err != nil {
 		return err
 	}
-	return unix.Close(f)
+	return sys.Close(f)
 }
 
 func splitPath(p string) []string {

@@ -2,10 +2,13 @@ package nsjail
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // Secure bits that keep uid 0 from regaining capabilities on execve and
@@ -16,26 +19,23 @@ const secureBits = 1<<0 | 1<<1 | 1<<2 | 1<<3 | 1<<5 | 1<<6 | 1<<7
 // sets and locks the secure bits. All three are per-thread state: the caller
 // holds LockOSThread and forks the member from this thread.
 func dropBoundingAndAmbient() error {
-	if err := unix.Prctl(unix.PR_SET_SECUREBITS, secureBits, 0, 0, 0); err != nil {
-		return os.NewSyscallError("prctl(PR_SET_SECUREBITS)", err)
+	if err := sys.Prctl("PR_SET_SECUREBITS", unix.PR_SET_SECUREBITS, secureBits, 0, 0, 0); err != nil {
+		return err
 	}
 	for c := 0; c < 64; c++ {
-		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
-		if err == unix.EINVAL {
+		err := sys.Prctl("PR_CAPBSET_DROP", unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		if errors.Is(err, unix.EINVAL) {
 			break // past CAP_LAST_CAP
 		}
 		if err != nil {
-			return os.NewSyscallError("prctl(PR_CAPBSET_DROP)", err)
+			return err
 		}
 	}
-	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return os.NewSyscallError("prctl(PR_CAP_AMBIENT_CLEAR_ALL)", err)
-	}
-	return nil
+	return sys.Prctl("PR_CAP_AMBIENT_CLEAR_ALL", unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 }
 
 func setNoNewPrivs() error {
-	return os.NewSyscallError("prctl(PR_SET_NO_NEW_PRIVS)", unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+	return sys.Prctl("PR_SET_NO_NEW_PRIVS", unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 }
 
 // clearThreadCaps empties the effective, permitted and inheritable sets of
@@ -43,7 +43,7 @@ func setNoNewPrivs() error {
 func clearThreadCaps() error {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
-	return os.NewSyscallError("capset", unix.Capset(&hdr, &data[0]))
+	return sys.Capset(&hdr, &data[0])
 }
 
 // threadStatus reads the calling thread's capability sets, NoNewPrivs and

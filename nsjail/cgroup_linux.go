@@ -1,6 +1,7 @@
 package nsjail
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // Cgroups. Where the host lets acbox create a cgroup (root, or a delegated
@@ -106,7 +108,7 @@ func createV2(h hierarchy, id string, l policy.Limits) (*cgroup, error) {
 	err := cg.leaf(leafDir(base, id), []limitFile{
 		{"memory.max", l.Memory, true}, {"memory.swap.max", 0, false}, {"pids.max", int64(l.Pids), true}})
 	if err == nil {
-		cg.fd, err = unix.Open(cg.dirs[0], unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		cg.fd, err = sys.Open(cg.dirs[0], unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	}
 	if err != nil {
 		cg.remove()
@@ -183,13 +185,13 @@ func (c *cgroup) place(pid int) error {
 	if c.fd < 0 {
 		for _, d := range c.dirs {
 			if err := writeFile(filepath.Join(d, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
-				return fmt.Errorf("%w: placing the helper in its cgroup: %v", policy.ErrCannotSandbox, err)
+				return fmt.Errorf("%w: placing the helper in its cgroup: %w", policy.ErrCannotSandbox, err)
 			}
 		}
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	if err != nil {
-		return fmt.Errorf("%w: checking the helper's cgroup: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: checking the helper's cgroup: %w", policy.ErrCannotSandbox, err)
 	}
 	want := "/" + leafPrefix + c.id
 	n := 0
@@ -208,7 +210,7 @@ func (c *cgroup) place(pid int) error {
 // can stay busy for a moment while the last tasks are released.
 func (c *cgroup) remove() {
 	if c.fd >= 0 {
-		unix.Close(c.fd)
+		sys.Close(c.fd)
 		c.fd = -1
 	}
 	for i := len(c.dirs) - 1; i >= 0; i-- {
@@ -220,12 +222,12 @@ func (c *cgroup) remove() {
 func rmdirRetry(dir string, wait time.Duration) error {
 	deadline := time.Now().Add(wait)
 	for {
-		err := unix.Rmdir(dir)
-		if err == nil || err == unix.ENOENT {
+		err := sys.Rmdir(dir)
+		if err == nil || errors.Is(err, unix.ENOENT) {
 			return nil
 		}
-		if err != unix.EBUSY || time.Now().After(deadline) {
-			return &os.PathError{Op: "rmdir", Path: dir, Err: err}
+		if !errors.Is(err, unix.EBUSY) || time.Now().After(deadline) {
+			return err
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // devNodes are bound from the host into the sandbox's /dev. Device nodes
@@ -23,7 +24,7 @@ func (r *rootfs) cloneDevices() error {
 			return err
 		}
 		tree, err := cloneTree(fd, "/dev/"+n)
-		unix.Close(fd)
+		sys.Close(fd)
 		if err != nil {
 			return err
 		}
@@ -43,7 +44,7 @@ func (r *rootfs) dev() error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(dfd)
+	defer sys.Close(dfd)
 	if err := mountFS("tmpfs", fdPath(dfd), unix.MS_NOSUID|unix.MS_NOEXEC, "size=64k,mode=0755"); err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func (r *rootfs) dev() error {
 		return err
 	}
 	for _, l := range [][2]string{{"pts/ptmx", "dev/ptmx"}, {"/proc/self/fd", "dev/fd"}, {"/proc/self/fd/0", "dev/stdin"}, {"/proc/self/fd/1", "dev/stdout"}, {"/proc/self/fd/2", "dev/stderr"}} {
-		if err := unix.Symlinkat(l[0], r.root, l[1]); err != nil {
+		if err := sys.Symlinkat(l[0], r.root, l[1]); err != nil {
 			return &MountError{Op: "symlink", Source: l[0], Target: "/" + l[1], Err: err}
 		}
 	}
@@ -69,7 +70,7 @@ func (r *rootfs) devSubmounts() error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(pts)
+	defer sys.Close(pts)
 	// gid=5 (tty) is not mapped in the user namespace: EINVAL. ptmxmode
 	// lets the unprivileged member open its own instance's ptmx.
 	if err := mountFS("devpts", fdPath(pts), unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620"); err != nil {
@@ -79,7 +80,7 @@ func (r *rootfs) devSubmounts() error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(shm)
+	defer sys.Close(shm)
 	if err := mountFS("tmpfs", fdPath(shm), unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=64m,mode=1777"); err != nil {
 		return err
 	}

@@ -34,4 +34,12 @@
 //
 // The kernel is shared with the host. Processes of the same user outside
 // the sandbox can change granted directories. See the README's ceilings.
+//
+// # Platforms and system calls
+//
+// Linux only. Elsewhere (backend_other.go) the package builds so that acbox
+// builds and vets on macOS, and Backend.Available says "the native backend
+// needs Linux". System calls go through coordinator/sys (EINTR retried,
+// errors that keep the errno); the one exception is the all-threads
+// capset of pid 1, which psx must broadcast (run_linux.go).
 package nsjail

@@ -1,3 +1,5 @@
+//go:build linux
+
 package nsjail
 
 // SetAfterOpen installs the test hook that runs after the parent opened the

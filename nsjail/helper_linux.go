@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // IsHelper reports whether this process is a sandbox's pid 1, started by
@@ -56,9 +57,12 @@ func HelperMain() {
 
 func helperRun(status *os.File) (int, error) {
 	start := time.Now()
-	// Descriptors inherited from the parent must not reach the member.
-	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
-		return 0, &stepError{step: "close_range", err: err}
+	// Descriptors inherited from the parent must not reach the member. This
+	// is the only place that does it: pid 1 is a process of its own, about
+	// to exec the member (the launching library leaves its caller's
+	// descriptors alone). Without close_range (Linux 5.11) the launch fails.
+	if err := sys.CloseOnExecFrom(3); err != nil {
+		return 0, &stepError{step: "close_range", err: fmt.Errorf("marking inherited descriptors close-on-exec (needs Linux 5.11 or later): %w", err)}
 	}
 	cfgPipe := bufio.NewReader(os.NewFile(fdConfig, "config"))
 	cfg, err := readConfig(cfgPipe)
@@ -82,7 +86,7 @@ func readConfig(r *bufio.Reader) (*helperConfig, error) {
 		err = json.Unmarshal(data, &cfg)
 	}
 	if err != nil || cfg.Plan == nil || len(cfg.Plan.Command) == 0 {
-		return nil, &stepError{step: "read config", err: fmt.Errorf("bad helper config: %v", err)}
+		return nil, &stepError{step: "read config", err: fmt.Errorf("bad helper config: %w", err)}
 	}
 	return &cfg, nil
 }
@@ -110,7 +114,7 @@ func (s *sandbox) setup() error {
 	s.rep.Controls = append(s.rep.Controls, s.rfs.maskControl())
 	s.rep.PhasesMS["mounts_and_pivot"] = ms(time.Since(t))
 	s.rep.Namespaces = namespaceInodes()
-	if err := unix.Sethostname([]byte(s.cfg.Plan.Hostname)); err != nil {
+	if err := sys.Sethostname(s.cfg.Plan.Hostname); err != nil {
 		return &stepError{step: "sethostname", err: err}
 	}
 	t = time.Now()
@@ -127,7 +131,7 @@ func namespaceInodes() map[string]uint64 {
 	out := map[string]uint64{}
 	for _, ns := range []string{"user", "mnt", "pid", "net", "ipc", "uts", "cgroup"} {
 		var st unix.Stat_t
-		if unix.Stat("/proc/self/ns/"+ns, &st) == nil {
+		if sys.Stat("/proc/self/ns/"+ns, &st) == nil {
 			out[ns] = st.Ino
 		}
 	}
@@ -138,7 +142,7 @@ func namespaceInodes() map[string]uint64 {
 func (s *sandbox) awaitRelease() error {
 	b, err := s.release.ReadByte()
 	if err != nil || b != releaseByte {
-		return &stepError{step: "release", err: fmt.Errorf("the parent did not release the start (%v)", err)}
+		return &stepError{step: "release", err: fmt.Errorf("the parent did not release the start (%w)", err)}
 	}
 	return nil
 }

@@ -160,12 +160,9 @@ func (l *launch) run() (*backend.Outcome, error) {
 // the thread must live as long as the helper.
 func (l *launch) spawn(cfgR, stW *os.File) error {
 	// Descriptors this process inherited must not leak into the sandbox:
-	// a hardening step, so a failure ends the launch (fail closed). It
-	// marks every descriptor of this process close-on-exec, which Go sets
-	// on its own descriptors anyway; only inherited ones change.
-	if err := sys.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
-		return fmt.Errorf("%w: marking inherited descriptors close-on-exec: %w", policy.ErrCannotSandbox, err)
-	}
+	// the helper marks them close-on-exec first thing (helperRun) and fails
+	// the launch if it cannot. Not here: a library must not change every
+	// descriptor of its caller's process.
 	uid, gid := os.Getuid(), os.Getgid()
 	extra := []*os.File{cfgR, stW}
 	if l.proxy != nil {

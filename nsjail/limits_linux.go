@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // applyLimits sets the rlimits the member inherits. They are per-process
@@ -23,7 +24,7 @@ import (
 // holds CAP_SYS_RESOURCE.
 func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters []userCounter) error {
 	nofile := unix.Rlimit{}
-	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
+	if err := sys.Getrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
 		return err
 	}
 	sigpending, err := sigpendingShare(p.Limits.Memory)
@@ -42,7 +43,7 @@ func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters [
 	}
 	rep.Limits = map[string]string{}
 	for _, l := range limits {
-		if err := unix.Setrlimit(l.resource, &unix.Rlimit{Cur: l.value, Max: l.value}); err != nil {
+		if err := sys.Setrlimit(l.resource, &unix.Rlimit{Cur: l.value, Max: l.value}); err != nil {
 			return &stepError{step: "setrlimit " + l.name, err: err}
 		}
 		rep.Limits[l.name] = fmt.Sprint(l.value)
@@ -72,7 +73,7 @@ func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters [
 // (counterShare); an unlimited host value stays unlimited.
 func sigpendingShare(memory int64) (uint64, error) {
 	var cur unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_SIGPENDING, &cur); err != nil {
+	if err := sys.Getrlimit(unix.RLIMIT_SIGPENDING, &cur); err != nil {
 		return 0, err
 	}
 	if cur.Max > math.MaxInt64 {
@@ -87,14 +88,18 @@ func sigpendingShare(memory int64) (uint64, error) {
 // the limit, pid 1's Go runtime keeps room for its heap.
 func withDataLimit(limit uint64, start func() error) error {
 	var old unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_DATA, &old); err != nil {
+	if err := sys.Getrlimit(unix.RLIMIT_DATA, &old); err != nil {
 		return err
 	}
-	if err := unix.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: limit, Max: old.Max}); err != nil {
+	if err := sys.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: limit, Max: old.Max}); err != nil {
 		return &stepError{step: "setrlimit data", err: err}
 	}
 	err := start()
-	unix.Setrlimit(unix.RLIMIT_DATA, &old)
+	// pid 1 left at the member's data limit could fail any later allocation
+	// of its Go runtime mid-supervision: refuse now instead.
+	if rerr := sys.Setrlimit(unix.RLIMIT_DATA, &old); rerr != nil && err == nil {
+		err = &stepError{step: "setrlimit data (restoring pid 1's own)", err: rerr}
+	}
 	return err
 }
 

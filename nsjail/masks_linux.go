@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // Masks hide host paths (credentials, acbox's state and config, protected
@@ -63,7 +64,7 @@ func (r *rootfs) mask(m policy.Mask) error {
 	if err != nil {
 		return fmt.Errorf("mask %s: %w (it changed since it was checked; retry)", m.Path, err)
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	if dev, ino, err := fdIdent(fd); err != nil || dev != m.Dev || ino != m.Ino {
 		return fmt.Errorf("mask %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", m.Path, dev, ino, m.Dev, m.Ino)
 	}
@@ -89,11 +90,11 @@ func maskFile(fd int, name string) error {
 		return err
 	}
 	tree, err := cloneTree(null, "/dev/null")
-	unix.Close(null)
+	sys.Close(null)
 	if err != nil {
 		return err
 	}
-	defer unix.Close(tree)
+	defer sys.Close(tree)
 	if err := setAttr(tree, "", true, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC, name); err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func (r *rootfs) verifyMasks() error {
 			return err
 		}
 		dev, ino, err := fdIdent(fd)
-		unix.Close(fd)
+		sys.Close(fd)
 		if err != nil || (dev == m.Dev && ino == m.Ino) {
 			return fmt.Errorf("mask %s is not in force in the new root (dev/ino %d/%d is the masked file)", m.Path, dev, ino)
 		}
@@ -145,7 +146,7 @@ func (r *rootfs) verifyView(v policy.ViewDir) error {
 	if err != nil {
 		return fmt.Errorf("view %s is not reachable in the new root: %w", v.Path, err)
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	dev, ino, err := fdIdent(fd)
 	want := r.views[v.Path].tmpfs
 	if err != nil || dev != want.Dev || ino != want.Ino {

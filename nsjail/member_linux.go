@@ -65,6 +65,9 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (*os.P
 		return err
 	})
 	if err != nil {
+		if p != nil { // started, but pid 1 could not restore its own limit
+			p.Kill()
+		}
 		return nil, &stepError{step: "exec " + plan.Command[0], err: err}
 	}
 	return p, nil

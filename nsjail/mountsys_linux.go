@@ -2,9 +2,12 @@ package nsjail
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // MountError names the operation, its subject and the errno, in the shape
@@ -18,6 +21,15 @@ type MountError struct {
 }
 
 func (e *MountError) Error() string {
+	err := e.Err
+	// The op is named here already: print the errno of a coordinator/sys
+	// error, not its op and path again.
+	switch x := err.(type) {
+	case *os.PathError:
+		err = x.Err
+	case *os.SyscallError:
+		err = x.Err
+	}
 	var b strings.Builder
 	b.WriteString(e.Op)
 	if e.Source != "" {
@@ -29,18 +41,10 @@ func (e *MountError) Error() string {
 	if e.Flags != "" {
 		fmt.Fprintf(&b, " flags=%s", e.Flags)
 	}
-	return b.String() + ": " + e.Err.Error()
+	return b.String() + ": " + err.Error()
 }
 
 func (e *MountError) Unwrap() error { return e.Err }
-
-func retry(f func() error) error {
-	for {
-		if err := f(); err != unix.EINTR {
-			return err
-		}
-	}
-}
 
 // openNoFollow opens path as O_PATH without following any symlink in any
 // component; dir requires a directory.
@@ -52,8 +56,7 @@ func openNoFollow(dirfd int, path string, dir bool, beneath bool) (int, error) {
 	if beneath {
 		how.Resolve |= unix.RESOLVE_BENEATH
 	}
-	var fd int
-	err := retry(func() (err error) { fd, err = unix.Openat2(dirfd, path, &how); return err })
+	fd, err := sys.Openat2(dirfd, path, &how)
 	if err != nil {
 		return -1, &MountError{Op: "openat2", Source: path, Flags: "RESOLVE_NO_SYMLINKS", Err: err}
 	}
@@ -62,7 +65,7 @@ func openNoFollow(dirfd int, path string, dir bool, beneath bool) (int, error) {
 
 // cloneTree detaches a recursive copy of the mount at fd.
 func cloneTree(fd int, name string) (int, error) {
-	t, err := unix.OpenTree(fd, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
+	t, err := sys.OpenTree(fd, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
 	if err != nil {
 		return -1, &MountError{Op: "open_tree", Source: name, Flags: "OPEN_TREE_CLONE|AT_RECURSIVE", Err: err}
 	}
@@ -79,7 +82,7 @@ func setAttr(fd int, path string, recursive bool, set uint64, name string) error
 		flags |= unix.AT_RECURSIVE
 	}
 	attr := unix.MountAttr{Attr_set: set}
-	if err := unix.MountSetattr(fd, path, flags, &attr); err != nil {
+	if err := sys.MountSetattr(fd, path, flags, &attr); err != nil {
 		return &MountError{Op: "mount_setattr", Target: name, Flags: attrNames(set), Err: err}
 	}
 	return nil
@@ -87,7 +90,7 @@ func setAttr(fd int, path string, recursive bool, set uint64, name string) error
 
 // moveInto attaches the detached tree onto the directory or file open at dst.
 func moveInto(tree, dst int, name string) error {
-	err := unix.MoveMount(tree, "", dst, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH)
+	err := sys.MoveMount(tree, "", dst, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH)
 	if err != nil {
 		return &MountError{Op: "move_mount", Target: name, Err: err}
 	}
@@ -95,7 +98,7 @@ func moveInto(tree, dst int, name string) error {
 }
 
 func mountFS(fstype, target string, flags uintptr, data string) error {
-	if err := unix.Mount(fstype, target, fstype, flags, data); err != nil {
+	if err := sys.Mount(fstype, target, fstype, flags, data); err != nil {
 		return &MountError{Op: "mount", Source: fstype, Target: target, Flags: data, Err: err}
 	}
 	return nil
@@ -117,7 +120,7 @@ func attrNames(a uint64) string {
 // fdIdent returns the device and inode of an open file.
 func fdIdent(fd int) (dev, ino uint64, err error) {
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+	if err := sys.Fstat(fd, "", &st); err != nil {
 		return 0, 0, err
 	}
 	return st.Dev, st.Ino, nil

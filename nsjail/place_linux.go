@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // The last steps of building the root: grants, runtime mounts and tmpfs
@@ -41,7 +43,7 @@ func (r *rootfs) verifyPlaced() error {
 			return err
 		}
 		dev, ino, err := fdIdent(fd)
-		unix.Close(fd)
+		sys.Close(fd)
 		if vi, ok := r.views[rec.Target]; ok && rec.Source == rec.Target && dev == vi.tmpfs.Dev && ino == vi.tmpfs.Ino {
 			dev, ino = vi.host.Dev, vi.host.Ino // its snapshot (synth_linux.go)
 		}
@@ -53,19 +55,19 @@ func (r *rootfs) verifyPlaced() error {
 }
 
 func (r *rootfs) pivot() error {
-	if err := unix.Fchdir(r.root); err != nil {
+	if err := sys.Fchdir(r.root, stagingDir); err != nil {
 		return err
 	}
-	if err := unix.PivotRoot(".", "."); err != nil {
+	if err := sys.PivotRoot(".", "."); err != nil {
 		return &MountError{Op: "pivot_root", Target: stagingDir, Err: err}
 	}
 	// The old root is stacked under the new one at "."; detach it so nothing
 	// of the host stays reachable. Propagation is already private.
-	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+	if err := sys.Unmount(".", unix.MNT_DETACH); err != nil {
 		return &MountError{Op: "umount2", Target: "old root", Flags: "MNT_DETACH", Err: err}
 	}
-	unix.Close(r.root)
-	return unix.Chdir("/")
+	sys.Close(r.root)
+	return sys.Chdir("/")
 }
 
 func sortSources(s []source) {

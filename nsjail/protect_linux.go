@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // Carve-outs (coordinator/protect.go) are mounted once the grants are in
@@ -34,7 +35,7 @@ func (r *rootfs) carve(c policy.Carveout) error {
 	if err != nil {
 		return fmt.Errorf("protected path %s: %w (it changed since it was checked; retry)", c.Path, err)
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	if dev, ino, err := fdIdent(fd); err != nil || dev != c.Dev || ino != c.Ino {
 		return fmt.Errorf("protected path %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", c.Path, dev, ino, c.Dev, c.Ino)
 	}
@@ -42,7 +43,7 @@ func (r *rootfs) carve(c policy.Carveout) error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(tree)
+	defer sys.Close(tree)
 	attrs, kind := carveAttrs(c)
 	if err := setAttr(tree, "", true, attrs, c.Path); err != nil {
 		return err
@@ -73,12 +74,12 @@ func (r *rootfs) verifyCarved() error {
 		dev, ino, err := fdIdent(fd)
 		var st unix.Statfs_t
 		if err == nil {
-			err = unix.Fstatfs(fd, &st)
+			err = sys.Fstatfs(fd, c.Path, &st)
 		}
-		unix.Close(fd)
+		sys.Close(fd)
 		ro := st.Flags&unix.ST_RDONLY != 0
 		if err != nil || dev != c.Dev || ino != c.Ino || ro != (c.Mode == policy.CarveReadOnly) {
-			return fmt.Errorf("protected path %s is not in force in the new root (dev/ino %d/%d, read-only %v): %v", c.Path, dev, ino, ro, err)
+			return fmt.Errorf("protected path %s is not in force in the new root (dev/ino %d/%d, read-only %v): %w", c.Path, dev, ino, ro, err)
 		}
 	}
 	return nil

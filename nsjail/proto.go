@@ -32,12 +32,12 @@ type ident struct {
 
 // helperConfig is everything the helper needs; it holds no secrets.
 type helperConfig struct {
-	ID      string            `json:"id"`
+	ID      string       `json:"id"`
 	Plan    *policy.Plan `json:"plan"`
-	Idents  []ident           `json:"idents"`
-	Access  string            `json:"access"`
-	ProxyFD int               `json:"proxy_fd"` // 0: none
-	PtyFD   int               `json:"pty_fd"`   // 0: none
+	Idents  []ident      `json:"idents"`
+	Access  string       `json:"access"`
+	ProxyFD int          `json:"proxy_fd"` // 0: none
+	PtyFD   int          `json:"pty_fd"`   // 0: none
 	// PolicyDigest is computed by the parent (policy.PolicyDigest) and
 	// carried into the report.
 	PolicyDigest string `json:"policy_digest"`
@@ -52,14 +52,14 @@ type helperConfig struct {
 
 // helperMsg is one line on the status pipe from the helper to the parent.
 type helperMsg struct {
-	Kind   string              `json:"kind"` // "ready", "exit", "error"
+	Kind   string         `json:"kind"` // "ready", "exit", "error"
 	Report *policy.Report `json:"report,omitempty"`
-	Pid    int                 `json:"pid,omitempty"` // member pid inside the sandbox
-	Code   int                 `json:"code,omitempty"`
-	Signal int                 `json:"signal,omitempty"`
-	Error  string              `json:"error,omitempty"`
-	Step   string              `json:"step,omitempty"`
-	Errno  string              `json:"errno,omitempty"`
+	Pid    int            `json:"pid,omitempty"` // member pid inside the sandbox
+	Code   int            `json:"code,omitempty"`
+	Signal int            `json:"signal,omitempty"`
+	Error  string         `json:"error,omitempty"`
+	Step   string         `json:"step,omitempty"`
+	Errno  string         `json:"errno,omitempty"`
 }
 
 func (c *helperConfig) identOf(path string) (ident, bool) {

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // ttyRelay connects the user's terminal to the member's pty master: raw
@@ -44,9 +46,11 @@ func (r *ttyRelay) watchSize() {
 }
 
 func (r *ttyRelay) resize() {
-	ws, err := unix.IoctlGetWinsize(int(r.in.Fd()), unix.TIOCGWINSZ)
+	// Best effort: a terminal that will not say or take its size keeps
+	// the old one.
+	ws, err := sys.IoctlGetWinsize(int(r.in.Fd()), r.in.Name())
 	if err == nil {
-		unix.IoctlSetWinsize(int(r.master.Fd()), unix.TIOCSWINSZ, ws)
+		sys.IoctlSetWinsize(int(r.master.Fd()), r.master.Name(), ws)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // stagingDir is where the new root is assembled, in the helper's private
@@ -75,7 +76,7 @@ func (e *stepError) Error() string { return e.step + ": " + e.err.Error() }
 func (e *stepError) Unwrap() error { return e.err }
 
 func makePrivate() error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+	if err := sys.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return &MountError{Op: "mount", Target: "/", Flags: "MS_REC|MS_PRIVATE", Err: err}
 	}
 	return nil
@@ -167,7 +168,7 @@ func (r *rootfs) addClone(src, target, kind string, dir bool, attrs uint64, veri
 	if err != nil {
 		return err
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	dev, ino, err := fdIdent(fd)
 	if err != nil {
 		return err
@@ -213,7 +214,7 @@ func (r *rootfs) system() error {
 		if s.Link == "" {
 			continue
 		}
-		if err := unix.Symlinkat(s.Link, r.root, strings.TrimPrefix(s.Path, "/")); err != nil {
+		if err := sys.Symlinkat(s.Link, r.root, strings.TrimPrefix(s.Path, "/")); err != nil {
 			return &MountError{Op: "symlink", Source: s.Link, Target: s.Path, Err: err}
 		}
 	}
@@ -240,14 +241,14 @@ func (r *rootfs) attach(s source) error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(dst)
+	defer sys.Close(dst)
 	if s.kind == "tmpfs" {
 		return r.mountTmpfs(s, dst)
 	}
 	if err := moveInto(s.tree, dst, s.target); err != nil {
 		return err
 	}
-	unix.Close(s.tree)
+	sys.Close(s.tree)
 	r.records = append(r.records, s.rec)
 	return nil
 }
@@ -268,7 +269,7 @@ func (r *rootfs) proc() error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(dst)
+	defer sys.Close(dst)
 	// hidepid=invisible: processes the member may not ptrace are not listed
 	// or looked up at all. pid 1 is not dumpable, so it is invisible to the
 	// member, which as uid 0 would otherwise own its /proc entries.

@@ -10,6 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"kernel.org/pub/linux/libs/security/libcap/psx"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // forwarded are the signals pid 1 passes on to the member.
@@ -22,7 +24,7 @@ func (s *sandbox) run() (int, error) {
 	signal.Notify(sigs, append([]os.Signal{unix.SIGCHLD}, forwarded...)...)
 	// Not dumpable: the member (same uid) cannot read /proc/1/environ, fd,
 	// mem or ptrace pid 1. execve resets this for the member itself.
-	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+	if err := sys.Prctl("PR_SET_DUMPABLE", unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return 0, &stepError{step: "prctl(PR_SET_DUMPABLE)", err: err}
 	}
 	if err := s.awaitRelease(); err != nil {
@@ -55,7 +57,7 @@ func (s *sandbox) reap(sigs chan os.Signal) int {
 		}
 		sig := <-sigs
 		if sig != unix.SIGCHLD {
-			unix.Kill(s.member.Pid, sig.(syscall.Signal))
+			sys.Kill(s.member.Pid, sig.(syscall.Signal))
 		}
 	}
 }
@@ -63,10 +65,7 @@ func (s *sandbox) reap(sigs chan os.Signal) int {
 func (s *sandbox) reapOnce() (int, bool) {
 	for {
 		var ws unix.WaitStatus
-		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
-		if err == unix.EINTR {
-			continue
-		}
+		pid, err := sys.Wait4(-1, &ws, unix.WNOHANG, nil) // EINTR retried there
 		if err != nil || pid <= 0 {
 			return 0, false
 		}
@@ -88,6 +87,8 @@ func (s *sandbox) reapOnce() (int, bool) {
 
 // dropAllThreadsCaps clears pid 1's ambient and capability sets on every
 // thread (psx runs the syscall on all threads under cgo), once setup is done.
+// Raw on purpose: coordinator/sys calls on the calling thread only, and
+// psx must be the one to broadcast the call.
 func dropAllThreadsCaps() error {
 	if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0); e != 0 {
 		return os.NewSyscallError("prctl(PR_CAP_AMBIENT_CLEAR_ALL)", e)

@@ -139,7 +139,7 @@ func (l *launch) startRelay() error {
 	}
 	master, err := recvFd(int(l.ptyParent.Fd()))
 	if err != nil {
-		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
 	}
 	l.relay = startRelay(l.opt.Stdin, l.opt.Stdout, master)
 	return nil

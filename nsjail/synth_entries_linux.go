@@ -1,6 +1,7 @@
 package nsjail
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // entry is one name a snapshot shows: a directory, a symlink (recreated
@@ -28,7 +30,7 @@ var privateInHostView = []string{"proc", "dev", "tmp"}
 // the view does not hide. The type comes from the directory listing (one
 // getdents for the lot); a symlink's target is read where it is one.
 func listEntries(under int, v policy.ViewDir) ([]entry, error) {
-	fd, err := unix.Openat(under, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	fd, err := sys.Openat(under, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &MountError{Op: "open", Source: v.Path, Err: err}
 	}
@@ -78,8 +80,8 @@ func describe(under int, de fs.DirEntry) (entry, bool, error) {
 	case fs.ModeSymlink:
 		e.kind = unix.S_IFLNK
 		buf := make([]byte, unix.PathMax)
-		n, err := unix.Readlinkat(under, e.name, buf)
-		if err == unix.ENOENT {
+		n, err := sys.Readlinkat(under, e.name, buf)
+		if errors.Is(err, unix.ENOENT) {
 			return entry{}, false, nil
 		}
 		if err != nil {
@@ -97,11 +99,11 @@ func placeholders(mnt int, ents []entry) error {
 		var err error
 		switch e.kind {
 		case unix.S_IFDIR:
-			err = unix.Mkdirat(mnt, e.name, 0o755)
+			err = sys.Mkdirat(mnt, e.name, 0o755)
 		case unix.S_IFLNK:
-			err = unix.Symlinkat(e.target, mnt, e.name)
+			err = sys.Symlinkat(e.target, mnt, e.name)
 		default:
-			err = unix.Mknodat(mnt, e.name, unix.S_IFREG|0o644, 0)
+			err = sys.Mknodat(mnt, e.name, unix.S_IFREG|0o644, 0)
 		}
 		if err != nil {
 			return &MountError{Op: "create", Target: e.name, Err: err}

@@ -2,6 +2,7 @@ package nsjail
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // Views (policy.ViewDir) hold masks for the whole run: a masked name
@@ -51,7 +53,7 @@ func (r *rootfs) applyViews() error {
 			return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
 		}
 		err = r.snapshot(v, under, under)
-		unix.Close(under)
+		sys.Close(under)
 		if err != nil {
 			return err
 		}
@@ -87,7 +89,7 @@ func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	if err != nil {
 		return &MountError{Op: "fsmount", Source: "tmpfs", Target: v.Path, Err: err}
 	}
-	defer unix.Close(mnt)
+	defer sys.Close(mnt)
 	if err := placeholders(mnt, ents); err != nil {
 		return fmt.Errorf("view %s: %w", v.Path, err)
 	}
@@ -123,12 +125,12 @@ func (r *rootfs) fillOne(v policy.ViewDir, under, mnt int, e entry) error {
 	if child := r.viewOf(path); child != nil && v.Path != "/" {
 		return r.childView(*child, under, mnt, e.name)
 	}
-	tree, err := unix.OpenTree(under, e.name, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+	tree, err := sys.OpenTree(under, e.name, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
 	if err != nil {
 		return &MountError{Op: "open_tree", Source: path, Flags: "OPEN_TREE_CLONE|AT_RECURSIVE", Err: err}
 	}
-	defer unix.Close(tree)
-	if err := unix.MoveMount(tree, "", mnt, e.name, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+	defer sys.Close(tree)
+	if err := sys.MoveMount(tree, "", mnt, e.name, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
 		return &MountError{Op: "move_mount", Target: path, Err: err}
 	}
 	return nil
@@ -140,12 +142,12 @@ func (r *rootfs) childView(v policy.ViewDir, under, mnt int, name string) error 
 	if err != nil {
 		return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
 	}
-	defer unix.Close(src)
+	defer sys.Close(src)
 	dst, err := openNoFollow(mnt, name, true, true)
 	if err != nil {
 		return err
 	}
-	defer unix.Close(dst)
+	defer sys.Close(dst)
 	return r.snapshot(v, src, dst)
 }
 
@@ -153,27 +155,27 @@ func (r *rootfs) childView(v policy.ViewDir, under, mnt int, name string) error 
 // owner, where it is mapped in this user namespace).
 func newViewTmpfs(under, n int) (int, error) {
 	var st unix.Stat_t
-	if err := unix.Fstat(under, &st); err != nil {
+	if err := sys.Fstat(under, "", &st); err != nil {
 		return -1, err
 	}
-	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
+	fs, err := sys.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
 	if err != nil {
 		return -1, err
 	}
-	defer unix.Close(fs)
+	defer sys.Close(fs)
 	opts := [][2]string{{"size", "1m"}, {"nr_inodes", fmt.Sprint(n + 8)}, {"mode", fmt.Sprintf("%o", st.Mode&0o7777)}}
-	if int(st.Uid) == unix.Getuid() && int(st.Gid) == unix.Getgid() {
+	if int(st.Uid) == os.Getuid() && int(st.Gid) == os.Getgid() {
 		opts = append(opts, [2]string{"uid", fmt.Sprint(st.Uid)}, [2]string{"gid", fmt.Sprint(st.Gid)})
 	}
 	for _, o := range opts {
-		if err := unix.FsconfigSetString(fs, o[0], o[1]); err != nil {
+		if err := sys.FsconfigSetString(fs, o[0], o[1]); err != nil {
 			return -1, fmt.Errorf("tmpfs %s=%s: %w", o[0], o[1], err)
 		}
 	}
-	if err := unix.FsconfigCreate(fs); err != nil {
+	if err := sys.FsconfigCreate(fs); err != nil {
 		return -1, err
 	}
-	return unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+	return sys.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
 }
 
 // recordView reports the snapshot truthfully: a tmpfs standing for the

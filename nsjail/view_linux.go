@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // The host view (policy.ViewHost): the new root is a snapshot of the
@@ -31,13 +32,13 @@ func (r *rootfs) cloneHostRoot() error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	tree, err := cloneTree(fd, "/")
 	if err != nil {
 		return err
 	}
 	if err := setAttr(tree, "", true, roAttrs, "/"); err != nil {
-		unix.Close(tree)
+		sys.Close(tree)
 		return err
 	}
 	r.hostRoot = tree
@@ -51,13 +52,13 @@ func (r *rootfs) stageRootView(v *policy.ViewDir) error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(under)
+	defer sys.Close(under)
 	dst, err := openNoFollow(unix.AT_FDCWD, stagingDir, true, false)
 	if err != nil {
 		return err
 	}
 	err = r.snapshot(*v, under, dst)
-	unix.Close(dst)
+	sys.Close(dst)
 	if err != nil {
 		return err
 	}
@@ -84,8 +85,8 @@ func (r *rootfs) stageHostRoot() error {
 		return err
 	}
 	err = moveInto(r.hostRoot, dst, "/ (host view)")
-	unix.Close(dst)
-	unix.Close(r.hostRoot)
+	sys.Close(dst)
+	sys.Close(r.hostRoot)
 	r.hostRoot = -1
 	if err != nil {
 		return err
@@ -130,7 +131,7 @@ func (r *rootfs) mountOwnDir() error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	if err := mountFS("tmpfs", fdPath(fd), unix.MS_NOSUID|unix.MS_NODEV, ownDirData); err != nil {
 		return err
 	}
@@ -149,6 +150,6 @@ func (r *rootfs) sealOwnDir() error {
 	if err != nil {
 		return err
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	return setAttr(fd, "", false, unix.MOUNT_ATTR_RDONLY, ownDir)
 }

@@ -38,7 +38,7 @@ func (c *SelftestCmd) Run(s *Streams) error {
 	snap := probe.TakeSnapshot()
 	fx, err := probe.NewFixture()
 	if err != nil {
-		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
 	}
 	r.Fixture = fx
 	lines, err := c.suite(r)
@@ -100,7 +100,7 @@ func (c *SelftestCmd) backend(r *probe.Runner) error {
 func selfExe() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return "", fmt.Errorf("%w: cannot find this binary to run it inside: %v", policy.ErrCannotSandbox, err)
+		return "", fmt.Errorf("%w: cannot find this binary to run it inside: %w", policy.ErrCannotSandbox, err)
 	}
 	return filepath.EvalSymlinks(exe)
 }

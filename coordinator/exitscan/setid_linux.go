@@ -58,7 +58,7 @@ func clearSetid(dirfd int, name string, st unix.Stat_t) error {
 	}
 	defer sys.Close(fd)
 	var now unix.Stat_t
-	if err := sys.Fstat(fd, &now); err != nil {
+	if err := sys.Fstat(fd, name, &now); err != nil {
 		return err
 	}
 	if now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT != unix.S_IFREG {
@@ -71,7 +71,7 @@ func clearSetid(dirfd int, name string, st unix.Stat_t) error {
 	if err := sys.FchmodPath(fd, mode); err != nil {
 		return err
 	}
-	if sys.Fstat(fd, &now) != nil || now.Mode&(unix.S_ISUID|unix.S_ISGID) != 0 {
+	if sys.Fstat(fd, name, &now) != nil || now.Mode&(unix.S_ISUID|unix.S_ISGID) != 0 {
 		return errors.New("its set-id bits are still set after chmod")
 	}
 	return nil
@@ -87,7 +87,7 @@ func restoreOwner(dirfd int, name string, st unix.Stat_t, want uint32) bool {
 	}
 	defer sys.Close(fd)
 	var now unix.Stat_t
-	if sys.Fstat(fd, &now) != nil || now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT == unix.S_IFLNK ||
+	if sys.Fstat(fd, name, &now) != nil || now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT == unix.S_IFLNK ||
 		int(now.Uid) != os.Geteuid() || now.Mode&want == want {
 		return false
 	}

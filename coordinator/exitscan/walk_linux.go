@@ -76,8 +76,8 @@ func walkGrants(p *policy.Plan, w *walker) *snapshot {
 
 // openRoot opens a grant through its parent, resolving no symlink.
 func (w *walker) openRoot(g string) (int, bool) {
-	parent, err := sys.Openat2(unix.AT_FDCWD, filepath.Dir(g), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC,
-		unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
+	parent, err := sys.Openat2(unix.AT_FDCWD, filepath.Dir(g), &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
 	if err != nil {
 		w.failed(g, err)
 		return -1, false

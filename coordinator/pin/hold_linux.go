@@ -25,7 +25,7 @@ func Hold(path string, flags int) (fd int, dev, ino uint64, err error) {
 		return -1, 0, 0, &policy.RefusedError{Subject: path, Why: "changed since it was checked (now " + real + ")", Instead: "retry; if it keeps changing, something is swapping it"}
 	}
 	var st unix.Stat_t
-	if err = sys.Fstat(fd, &st); err != nil {
+	if err = sys.Fstat(fd, path, &st); err != nil {
 		unix.Close(fd)
 		return -1, 0, 0, fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
 	}

@@ -37,20 +37,20 @@ func LoadConfig(dir string) (Config, error) {
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return Config{}, fmt.Errorf("%w: config %s: %v", ErrInvalid, path, err)
+		return Config{}, fmt.Errorf("%w: config %s: %w", ErrInvalid, path, err)
 	}
 	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o022 != 0 || fileOwner(fi) != os.Getuid() {
 		return Config{}, refuse(path, "config is not a regular file owned by you, or is group/world-writable", "chown it to yourself and run chmod go-w "+path)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes))
 	if err != nil {
-		return Config{}, fmt.Errorf("%w: config %s: %v", ErrInvalid, path, err)
+		return Config{}, fmt.Errorf("%w: config %s: %w", ErrInvalid, path, err)
 	}
 	var c Config
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return Config{}, fmt.Errorf("%w: config %s: %v", ErrInvalid, path, err)
+		return Config{}, fmt.Errorf("%w: config %s: %w", ErrInvalid, path, err)
 	}
 	return c, nil
 }

@@ -60,7 +60,7 @@ const (
 func NewEntry(p *policy.Plan, id string) (Entry, error) {
 	start, err := ProcStart(os.Getpid())
 	if err != nil {
-		return Entry{}, fmt.Errorf("%w: reading this process's start time: %v", policy.ErrCannotSandbox, err)
+		return Entry{}, fmt.Errorf("%w: reading this process's start time: %w", policy.ErrCannotSandbox, err)
 	}
 	return Entry{
 		ID: id, Backend: p.Backend, UID: os.Getuid(), OwnerPid: os.Getpid(), OwnerStart: start,
@@ -129,11 +129,11 @@ func OpenRegistry(stateDir string) (*Registry, error) {
 
 func privateDir(d string) error {
 	if err := os.MkdirAll(d, 0o700); err != nil {
-		return fmt.Errorf("%w: creating %s: %v", policy.ErrCannotSandbox, d, err)
+		return fmt.Errorf("%w: creating %s: %w", policy.ErrCannotSandbox, d, err)
 	}
 	fi, err := os.Lstat(d)
 	if err != nil {
-		return fmt.Errorf("%w: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
 	}
 	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || fileUID(fi) != os.Getuid() {
 		return policy.Refuse(d, "acbox's state directory must be a directory of yours, closed to others (0700)",
@@ -161,7 +161,7 @@ func (r *Registry) Register(e Entry) error {
 	// reboot ends anyway; a torn or lost entry is a dead entry.
 	f, err := os.CreateTemp(r.dir(), ".tmp-"+e.ID+"-*")
 	if err != nil {
-		return fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: registry: %w", policy.ErrCannotSandbox, err)
 	}
 	_, err = f.Write(append(b, '\n'))
 	if cerr := f.Close(); err == nil {
@@ -172,7 +172,7 @@ func (r *Registry) Register(e Entry) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+		return fmt.Errorf("%w: registry: %w", policy.ErrCannotSandbox, err)
 	}
 	return nil
 }
@@ -209,7 +209,7 @@ func readEntry(path string) (Entry, error) {
 		return e, err
 	}
 	if err := json.Unmarshal(b, &e); err != nil {
-		return e, fmt.Errorf("registry entry %s is damaged (%v); acbox gc removes it once its owner is gone", path, err)
+		return e, fmt.Errorf("registry entry %s is damaged (%w); acbox gc removes it once its owner is gone", path, err)
 	}
 	return e, nil
 }
@@ -236,7 +236,7 @@ func (r *Registry) Remove(id string) error {
 func (r *Registry) all() ([]Entry, error) {
 	des, err := os.ReadDir(r.dir())
 	if err != nil {
-		return nil, fmt.Errorf("%w: registry: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: registry: %w", policy.ErrCannotSandbox, err)
 	}
 	var out []Entry
 	for _, de := range des {
@@ -296,7 +296,7 @@ func (r *Registry) reapLocked() (dead, live []Entry, err error) {
 			continue
 		}
 		if err := r.Remove(e.ID); err != nil {
-			return dead, live, fmt.Errorf("removing the dead sandbox %s: %v", e.ID, err)
+			return dead, live, fmt.Errorf("removing the dead sandbox %s: %w", e.ID, err)
 		}
 		dead = append(dead, e)
 	}

@@ -8,7 +8,10 @@ import (
 	"strconv"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // ProcStart returns the start time of pid (field 22 of /proc/<pid>/stat, in
@@ -45,8 +48,8 @@ func parseStatStart(b []byte) (uint64, error) {
 }
 
 func selfPidNS() uint64 {
-	var st syscall.Stat_t
-	if syscall.Stat("/proc/self/ns/pid", &st) != nil {
+	var st unix.Stat_t
+	if sys.Stat("/proc/self/ns/pid", &st) != nil {
 		return 0
 	}
 	return st.Ino
@@ -65,17 +68,11 @@ func fileUID(fi fs.FileInfo) int {
 func (r *Registry) lock() (func(), error) {
 	f, err := os.OpenFile(r.lockPath(), os.O_RDWR|os.O_CREATE|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("%w: registry lock: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: registry lock: %w", policy.ErrCannotSandbox, err)
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
+	if err := sys.Flock(int(f.Fd()), f.Name(), unix.LOCK_EX); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%w: registry lock: %v", policy.ErrCannotSandbox, os.NewSyscallError("flock", err))
+		return nil, fmt.Errorf("%w: registry lock: %w", policy.ErrCannotSandbox, err)
 	}
 	return func() { f.Close() }, nil
 }

@@ -5,7 +5,8 @@ package registry
 import (
 	"errors"
 	"io/fs"
-	"syscall"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // The registry identifies processes through /proc; elsewhere it refuses.
@@ -20,4 +21,4 @@ func selfPidNS() uint64 { return 0 }
 
 func fileUID(fi fs.FileInfo) int { return -1 }
 
-func (r *Registry) lock() (func(), error) { return nil, syscall.ENOSYS }
+func (r *Registry) lock() (func(), error) { return nil, sys.ErrUnsupported }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -168,5 +170,31 @@ func TestRegistryRefusals(t *testing.T) {
 	}
 	if _, err := OpenRegistry("relative"); err == nil {
 		t.Fatal("relative state dir accepted")
+	}
+}
+
+// TestErrorsKeepTheErrno: a registry error carries both its class and the
+// kernel's errno, so callers can tell "cannot sandbox" and, beneath it,
+// why (here ELOOP: the lock file was replaced by a symlink, which the
+// registry refuses to follow).
+func TestErrorsKeepTheErrno(t *testing.T) {
+	r := newRegistry(t)
+	if err := os.Symlink("/dev/null", r.lockPath()); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Reap()
+	if !errors.Is(err, policy.ErrCannotSandbox) || !errors.Is(err, unix.ELOOP) {
+		t.Fatalf("Reap with a symlinked lock: %v; want ErrCannotSandbox wrapping ELOOP", err)
+	}
+	if err := os.Remove(r.lockPath()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(r.dir(), 0o500); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(r.dir(), 0o700)
+	err = r.Register(selfEntry(t, "errno-test"))
+	if os.Getuid() != 0 && (!errors.Is(err, policy.ErrCannotSandbox) || !errors.Is(err, unix.EACCES)) {
+		t.Fatalf("Register into a read-only directory: %v; want ErrCannotSandbox wrapping EACCES", err)
 	}
 }

@@ -11,9 +11,25 @@
 //     errors.Is(err, unix.EACCES) still holds;
 //   - does nothing else: no policy, no logging, no fallback.
 //
-// On systems other than Linux the package builds and every wrapper returns
-// ErrUnsupported, so the tree builds and vets on macOS; the native backend
-// then reports itself unavailable.
+// Two calls are deliberately not retried: close (on Linux the descriptor is
+// gone even after EINTR, and a retry could close one another goroutine was
+// just given) and dup (it cannot sleep). CloseOnExecFrom changes every
+// descriptor of the process: only the sandbox's pid 1 calls it, never a
+// library on its caller's behalf.
+//
+// # Other systems
+//
+// Off Linux the package builds and every wrapper whose arguments exist
+// there returns ErrUnsupported (sys_other.go), so the tree builds and vets
+// on macOS; the native backend then reports itself unavailable. Wrappers
+// over Linux-only kernel structures (open_how, mount_attr, the new mount
+// API, capabilities, sysinfo, ifreq) have no stub: only Linux files call
+// them.
+//
+// # Errors in messages
+//
+// TestErrorfKeepsCauses parses the whole tree and fails on a fmt.Errorf
+// that formats an error with %v or %s: wrap it with %w.
 //
 // Callers wrap these errors with their class, keeping both in the chain:
 //

@@ -1,7 +1,6 @@
 package sys
 
 import (
-	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -31,12 +30,6 @@ func WaitReadable(fd int, d time.Duration) (bool, error) {
 		return err
 	})
 	return err == nil && n > 0, err
-}
-
-// Close closes fd (close(2)); EINTR is not retried (Linux frees the
-// descriptor either way).
-func Close(fd int) error {
-	return os.NewSyscallError("close", unix.Close(fd))
 }
 
 // PeerPath is the path of the Unix socket fd is connected to

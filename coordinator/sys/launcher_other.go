@@ -17,9 +17,6 @@ func PidfdSignal(pidfd int, sig unix.Signal) error { return ErrUnsupported }
 // WaitReadable is unsupported here.
 func WaitReadable(fd int, d time.Duration) (bool, error) { return false, ErrUnsupported }
 
-// Close is unsupported here.
-func Close(fd int) error { return ErrUnsupported }
-
 // PeerPath is unsupported here.
 func PeerPath(fd int) (string, error) { return "", ErrUnsupported }
 

@@ -35,3 +35,20 @@ func pathErr(op, path string, f func() error) error {
 func callErr(op string, f func() error) error {
 	return os.NewSyscallError(op, retry(f))
 }
+
+// retryFD runs f, which returns a descriptor or count, like retry.
+func retryFD(f func() (int, error)) (int, error) {
+	var n int
+	err := retry(func() (err error) { n, err = f(); return err })
+	return n, err
+}
+
+// pathErrFD is pathErr for a call that returns a descriptor or count; it
+// returns -1 with the error.
+func pathErrFD(op, path string, f func() (int, error)) (int, error) {
+	n, err := retryFD(f)
+	if err != nil {
+		return -1, &os.PathError{Op: op, Path: path, Err: err}
+	}
+	return n, nil
+}

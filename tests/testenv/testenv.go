@@ -38,7 +38,7 @@ func User() (*user.User, error) {
 		return nil, fmt.Errorf("no user %s, and only root can create it (useradd -m %s)", name, name)
 	}
 	if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/bash", name).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("useradd %s: %v: %s", name, err, out)
+		return nil, fmt.Errorf("useradd %s: %w: %s", name, err, out)
 	}
 	return user.Lookup(name)
 }

@@ -134,7 +134,7 @@ func gateRoundTrip(c net.Conn, r *bufio.Reader, out, in any) error {
 		return fmt.Errorf("start gate: %w", err)
 	}
 	if err := ReadMsg(r, in); err != nil {
-		return fmt.Errorf("%w: start gate: %v", ErrNotReleased, err)
+		return fmt.Errorf("%w: start gate: %w", ErrNotReleased, err)
 	}
 	return nil
 }

@@ -11,8 +11,11 @@ func undumpable() error {
 	return sys.Prctl("PR_SET_DUMPABLE", unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 }
 
-func getData() (unix.Rlimit, error) { return sys.Getrlimit(unix.RLIMIT_DATA, "RLIMIT_DATA") }
+func getData() (unix.Rlimit, error) {
+	var r unix.Rlimit
+	return r, sys.Getrlimit(unix.RLIMIT_DATA, &r)
+}
 
 func setData(cur, max uint64) error {
-	return sys.Setrlimit(unix.RLIMIT_DATA, "RLIMIT_DATA", unix.Rlimit{Cur: cur, Max: max})
+	return sys.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: cur, Max: max})
 }
