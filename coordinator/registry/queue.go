@@ -74,14 +74,14 @@ func (r *Registry) Enqueue(id string, deadline time.Time) (*Ticket, error) {
 	}
 	start, err := ProcStart(os.Getpid())
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading this process's start time: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: reading this process's start time: %w", policy.ErrCannotSandbox, err)
 	}
 	// The pid in the name keeps two tickets apart even if one numbered
 	// the same was removed as expired while its owner still held it.
 	t := &Ticket{r: r, Seq: seq, name: fmt.Sprintf("%020d-%d.json", seq, os.Getpid())}
 	b, _ := json.Marshal(ticketFile{ID: id, OwnerPid: os.Getpid(), OwnerStart: start, PidNS: selfPidNS(), Deadline: deadline.UTC()})
 	if err := writeFileAtomic(r.queueDir(), t.name, b); err != nil {
-		return nil, fmt.Errorf("%w: admission queue: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: admission queue: %w", policy.ErrCannotSandbox, err)
 	}
 	return t, nil
 }
@@ -109,7 +109,7 @@ type liveTicket struct {
 func (r *Registry) ticketsLocked() ([]liveTicket, error) {
 	des, err := os.ReadDir(r.queueDir())
 	if err != nil {
-		return nil, fmt.Errorf("%w: admission queue: %v", policy.ErrCannotSandbox, err)
+		return nil, fmt.Errorf("%w: admission queue: %w", policy.ErrCannotSandbox, err)
 	}
 	var live []liveTicket // numbers may repeat (see Enqueue)
 	for _, de := range des {
