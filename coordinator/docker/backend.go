@@ -190,7 +190,7 @@ func withStreams(io backend.LaunchIO) backend.LaunchIO {
 // Probe). Why is the check's error, which names the next step.
 func (b Backend) Available(ctx context.Context) backend.Availability {
 	st := Probe(ctx, "")
-	return backend.Availability{Backend: b.Name(), Available: st.Available, Why: st.Reason}
+	return backend.Availability{Backend: b.Name(), Available: st.Available, Why: st.Reason, Remedy: st.Remedy}
 }
 
 // Live implements backend.Backend: the ids of the acbox containers on this

@@ -16,8 +16,9 @@
 // path, with no symlink anywhere in it) and not be refused. The refused list
 // holds "/", the user's home and its parents, /tmp, /run, /var/run, anything
 // under /proc, /dev and /sys, acbox's own state directory and the paths the
-// user protected (config key "protect", or ACBOX_PROTECT, colon separated).
-// A grant that contains or sits inside a protected path is refused too.
+// user made private (config key "private", or ACBOX_PRIVATE, colon separated;
+// the spec's "private" adds more for one launch).
+// A grant that contains or sits inside a private path is refused too.
 // Write implies read. Errors say what was refused and what to grant instead.
 //
 // # Beyond grants
