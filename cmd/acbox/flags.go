@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 
 	"golang.org/x/term"
@@ -28,6 +29,7 @@ type LaunchFlags struct {
 	PassEnv     []string `placeholder:"K" help:"Pass a variable from this environment (repeatable)."`
 	Mount       []string `placeholder:"SRC:DST[:ro|rw]" help:"Trusted runtime mount of a file, directory or socket (default ro)."`
 	Tmpfs       []string `placeholder:"PATH[:SIZE]" help:"Extra private tmpfs (default size 64MiB)."`
+	Home        string   `placeholder:"NAME" help:"Persisted home: mount ~/.local/state/acbox/homes/NAME (made if missing) read-write at the home instead of the private tmpfs; what one run leaves there, the next run with NAME reads."`
 	Memory      string   `help:"Memory limit, e.g. 2GiB."`
 	Pids        int      `help:"Process limit."`
 	BestEffort  bool     `help:"Run even when a requested control cannot be enforced; the report lists what is missing."`
@@ -38,7 +40,8 @@ type LaunchFlags struct {
 	Unprotect   []string `placeholder:"REL" help:"Drop a built-in read-only carve-out of write grants: .git/hooks, .git/config, .git or hookspath (repeatable)."`
 	Profile     string   `placeholder:"NAME" help:"Start from the saved profile ~/.config/acbox/profiles/NAME.json (flags add to it)."`
 	Within      string   `placeholder:"ID" help:"Launch only if narrower than the live sandbox ID (as its broker would launch it); the child is stopped with ID."`
-	Command     []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
+	AdmissionFlags
+	Command []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
 }
 
 // spec builds the launch spec from --profile or --spec, and the flags.
@@ -70,7 +73,7 @@ func readSpec(name string, in *os.File) (policy.Spec, error) {
 	}
 	fh, err := os.Open(name)
 	if err != nil {
-		return policy.Spec{}, err
+		return policy.Spec{}, policy.Invalid("--spec %s cannot be read (%v): name a JSON launch spec, or - for standard input", name, cause(err))
 	}
 	defer fh.Close()
 	return policy.ParseSpec(fh)
@@ -116,10 +119,13 @@ func (f *LaunchFlags) apply(s *policy.Spec) error {
 	s.Exclude = append(s.Exclude, f.Exclude...)
 	s.Protect = append(s.Protect, f.Protect...)
 	s.Unprotect = append(s.Unprotect, f.Unprotect...)
+	if f.Home != "" {
+		s.Home = f.Home
+	}
 	if f.Within != "" {
 		s.Within = f.Within
 	}
-	return nil
+	return f.applyAdmission(s)
 }
 
 func (f *LaunchFlags) applyNetwork(n *policy.NetworkSpec) {
@@ -147,7 +153,11 @@ func (f *LaunchFlags) applyMounts(s *policy.Spec) error {
 		s.Mounts = append(s.Mounts, ms)
 	}
 	for _, t := range f.Tmpfs {
-		s.Tmpfs = append(s.Tmpfs, policy.ParseTmpfsFlag(t))
+		ts, err := policy.ParseTmpfsFlag(t)
+		if err != nil {
+			return err
+		}
+		s.Tmpfs = append(s.Tmpfs, ts)
 	}
 	return nil
 }
@@ -179,8 +189,9 @@ func (f *LaunchFlags) tty(fromSpec bool) bool {
 }
 
 // resolve builds the plan for these flags on this host. A profile inside a
-// write grant of the resulting plan is refused (see policy.Profile).
-func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
+// write grant of the resulting plan is refused (see policy.Profile); the
+// plan's notices go to errw.
+func (f *LaunchFlags) resolve(in *os.File, errw io.Writer) (*policy.Plan, policy.Host, error) {
 	h, err := policy.HostFromEnv()
 	if err != nil {
 		return nil, h, err
@@ -188,10 +199,6 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 	s, prof, err := f.spec(in, h)
 	if err != nil {
 		return nil, h, err
-	}
-	var check func(*policy.Plan) error
-	if prof != nil {
-		check = prof.Check
 	}
 	// The plan a launch would run: nothing started, and no registry unless
 	// the plan is held within a live sandbox (which the registry names).
@@ -201,7 +208,7 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 			return nil, h, err
 		}
 	}
-	p, err := l.Resolve(context.Background(), s, check)
+	p, err := l.Resolve(context.Background(), s, noticeCheck(s, h, prof, errw))
 	if err != nil {
 		return nil, h, err
 	}

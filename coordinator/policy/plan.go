@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/acbox/acbox/egress"
 )
@@ -32,9 +33,12 @@ type Plan struct {
 	BestEffort bool              `json:"best_effort"`
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
-	Delegate   bool              `json:"delegate"`         // nested launches allowed (broker socket inside)
-	Depth      int               `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
-	Parent     string            `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
+	// Wait is how long admission queues for a slot (0: refuse at once).
+	// It changes when the sandbox starts, never what it may reach.
+	Wait     time.Duration `json:"-"`
+	Delegate bool          `json:"delegate"`         // nested launches allowed (broker socket inside)
+	Depth    int           `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
+	Parent   string        `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
 	// Within: Parent was named by the spec's "within" (acbox run
 	// --within), not by a broker: an outside coordinator's child.
 	Within bool      `json:"within,omitempty"`
@@ -48,6 +52,9 @@ type Plan struct {
 	// ProtectMissing are --protect paths absent from a write grant: nothing
 	// was mounted there, and the member may create them.
 	ProtectMissing []string `json:"protect_missing,omitempty"`
+	// PersistedHome is the --home directory mounted at Home (also listed in
+	// Mounts) instead of the private tmpfs; nil: the tmpfs. See home.go.
+	PersistedHome *PersistedHome `json:"persisted_home,omitempty"`
 	// AccessEnv are more names for ACBOX_ACCESS (the spec's access_env),
 	// checked by Resolve; see access.go.
 	AccessEnv []string `json:"access_env,omitempty"`
