@@ -2,12 +2,12 @@ package docker
 
 import (
 	"fmt"
-	"os"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/pin"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // held is every bind source, opened before the container is created and
@@ -28,7 +28,7 @@ type ident struct {
 
 func (h *held) close() {
 	for _, fd := range h.fds {
-		unix.Close(fd)
+		sys.Close(fd)
 	}
 	h.fds = nil
 }
@@ -103,8 +103,8 @@ func (h *held) open(path string, flags int) (ident, error) {
 func hostIdent(pid int, target string) (ident, error) {
 	var st unix.Stat_t
 	p := fmt.Sprintf("/proc/%d/root%s", pid, target)
-	if err := unix.Lstat(p, &st); err != nil {
-		return ident{}, &os.PathError{Op: "lstat", Path: p, Err: err}
+	if err := sys.Lstat(p, &st); err != nil {
+		return ident{}, err
 	}
 	return ident{Dev: st.Dev, Ino: st.Ino}, nil
 }
@@ -116,8 +116,8 @@ func hostIdent(pid int, target string) (ident, error) {
 func hostReadOnly(pid int, target string) (bool, error) {
 	var st unix.Statfs_t
 	p := fmt.Sprintf("/proc/%d/root%s", pid, target)
-	if err := unix.Statfs(p, &st); err != nil {
-		return false, &os.PathError{Op: "statfs", Path: p, Err: err}
+	if err := sys.Statfs(p, &st); err != nil {
+		return false, err
 	}
 	return st.Flags&unix.ST_RDONLY != 0, nil
 }
