@@ -2,8 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -34,7 +32,7 @@ type Launcher struct {
 	// Exe is the acbox binary mounted into delegating sandboxes; empty:
 	// this process's executable.
 	Exe string
-	// NewID names a sandbox; nil: 12 random hex digits.
+	// NewID names a sandbox; nil: backend.NewID (12 random hex digits).
 	NewID func() string
 }
 
@@ -111,7 +109,11 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 		return nil, err
 	}
 	c.Add(release)
-	proxy, err := l.proxies().Start(plan, id, dir, l.Events)
+	// The proxy's events wait for started (Events.Held), which comes with
+	// OnReady, or, if the launch fails before it, for the backend's return.
+	egressEvents := l.Events.Held()
+	c.Add(egressEvents.Open)
+	proxy, err := l.proxies().Start(plan, id, dir, egressEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +131,9 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	held := holdSignals(io.Err)
 	c.Add(held.release)
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir,
-		OnReady: func(st backend.Started) { l.started(plan, st) }})
+		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }})
 	held.ended()
+	egressEvents.Open()
 	return l.finish(io, br, git, scan, id, out, err)
 }
 
@@ -145,10 +148,18 @@ func (l *Launcher) started(plan *policy.Plan, st backend.Started) {
 }
 
 // finish runs the checks after the run, also after a failed launch (the
-// member may have run), and emits the exited event.
+// member may have run), and emits the exited event, with the exit scan,
+// whenever the backend reported how the member ended.
 func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id string, out *backend.Outcome, err error) (*Result, error) {
 	r, moved, aerr := afterRun(io.Err, br, git, scan)
 	r.Outcome = out
+	if out != nil {
+		// The member ran: its outcome comes first, also when a check after
+		// the run then fails (124), so a client sees how the member ended.
+		out.GitRedirects = moved
+		code := out.Code
+		l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds(), ExitScan: r.Scan})
+	}
 	if aerr != nil {
 		if err != nil {
 			return r, fmt.Errorf("%w\nacbox: the launch had failed too: %w", aerr, err)
@@ -158,9 +169,6 @@ func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id
 	if err != nil {
 		return r, err
 	}
-	out.GitRedirects = moved
-	code := out.Code
-	l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
 	return r, nil
 }
 
@@ -168,9 +176,7 @@ func (l *Launcher) newID() string {
 	if l.NewID != nil {
 		return l.NewID()
 	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	return hex.EncodeToString(b)
+	return backend.NewID()
 }
 
 func (l *Launcher) proxies() ProxyFactory {

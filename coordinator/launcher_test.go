@@ -51,6 +51,9 @@ func TestRunSuccess(t *testing.T) {
 		ev[1].Event != "exited" || *ev[1].Code != 3 {
 		t.Errorf("events %+v", ev)
 	}
+	if len(ev) == 2 && (ev[1].ExitScan == nil || !reflect.DeepEqual(ev[1].ExitScan.GitRedirects, res.Scan.GitRedirects)) {
+		t.Errorf("exited carries exit scan %+v, want the report's %+v", ev[1].ExitScan, res.Scan)
+	}
 	r.gone(t, "sandbox1")
 }
 
@@ -83,6 +86,7 @@ func TestRunFailures(t *testing.T) {
 		code     int
 		after    bool   // checks after the run ran
 		started  bool   // a started event
+		exited   bool   // an exited event (the member ran to its end)
 		contains string // in the error
 	}{
 		{name: "invalid spec", spec: policy.Spec{Backend: "vm"}, code: policy.ExitUsage, contains: "backend"},
@@ -95,7 +99,7 @@ func TestRunFailures(t *testing.T) {
 		{name: "git refuses", set: func(r *rig) { r.checks.gitErr = &policy.RefusedError{Subject: "repo", Why: "too large"} }, code: policy.ExitRefused},
 		{name: "launch fails after ready", set: func(r *rig) { r.native.launchErr = boom }, code: policy.ExitCannotSandbox, after: true, started: true},
 		{name: "launch fails before ready", set: func(r *rig) { r.native.launchErr, r.native.ready = boom, false }, code: policy.ExitCannotSandbox, after: true},
-		{name: "unchecked after exit", set: func(r *rig) { r.checks.finErr = unchecked }, code: policy.ExitUnchecked, after: true, started: true},
+		{name: "unchecked after exit", set: func(r *rig) { r.checks.finErr = unchecked }, code: policy.ExitUnchecked, after: true, started: true, exited: true},
 		{name: "unchecked and failed", set: func(r *rig) { r.checks.finErr, r.native.launchErr = unchecked, boom }, code: policy.ExitUnchecked, after: true, started: true, contains: "the launch had failed too"},
 	}
 	for _, c := range cases {
@@ -130,10 +134,20 @@ func TestRunFailures(t *testing.T) {
 			if got := len(ev) > 0 && ev[0].Event == "started"; got != c.started {
 				t.Errorf("events %+v", ev)
 			}
+			// The member's outcome comes whenever the member ran to its end,
+			// also when a check after the run then fails (contract 1: exited,
+			// then the refusal); never when the launch itself failed.
+			exited := 0
 			for _, e := range ev {
 				if e.Event == "exited" {
-					t.Errorf("exited event on a failed launch")
+					exited++
+					if e.ExitScan == nil {
+						t.Errorf("exited without the exit scan")
+					}
 				}
+			}
+			if want := map[bool]int{true: 1}[c.exited]; exited != want {
+				t.Errorf("%d exited events, want %d: %+v", exited, want, ev)
 			}
 			r.gone(t, "sandbox1")
 		})

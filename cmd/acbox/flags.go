@@ -8,6 +8,7 @@ import (
 
 	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // LaunchFlags are the flags shared by `run` and `plan`; they build the same
@@ -36,6 +37,7 @@ type LaunchFlags struct {
 	Protect     []string `placeholder:"REL" help:"Keep REL (relative to each write grant) read-only, besides the built-in .git/hooks and .git/config (repeatable)."`
 	Unprotect   []string `placeholder:"REL" help:"Drop a built-in read-only carve-out of write grants: .git/hooks, .git/config, .git or hookspath (repeatable)."`
 	Profile     string   `placeholder:"NAME" help:"Start from the saved profile ~/.config/acbox/profiles/NAME.json (flags add to it)."`
+	Within      string   `placeholder:"ID" help:"Launch only if narrower than the live sandbox ID (as its broker would launch it); the child is stopped with ID."`
 	Command     []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
 }
 
@@ -114,6 +116,9 @@ func (f *LaunchFlags) apply(s *policy.Spec) error {
 	s.Exclude = append(s.Exclude, f.Exclude...)
 	s.Protect = append(s.Protect, f.Protect...)
 	s.Unprotect = append(s.Unprotect, f.Unprotect...)
+	if f.Within != "" {
+		s.Within = f.Within
+	}
 	return nil
 }
 
@@ -188,8 +193,14 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 	if prof != nil {
 		check = prof.Check
 	}
-	// The plan a launch would run: no registry, nothing started.
+	// The plan a launch would run: nothing started, and no registry unless
+	// the plan is held within a live sandbox (which the registry names).
 	l := coordinator.Launcher{Host: h, Backends: backends()}
+	if s.Within != "" {
+		if l.Registry, err = registry.OpenRegistry(h.StateDir); err != nil {
+			return nil, h, err
+		}
+	}
 	p, err := l.Resolve(context.Background(), s, check)
 	if err != nil {
 		return nil, h, err

@@ -200,7 +200,7 @@ func (b Backend) Available(ctx context.Context) backend.Availability {
 		return backend.Availability{Backend: b.Name(), Why: needsLinuxProc, Remedy: runOnLinux}
 	}
 	st := Probe(ctx, "")
-	return backend.Availability{Backend: b.Name(), Available: st.Available, Why: st.Reason}
+	return backend.Availability{Backend: b.Name(), Available: st.Available, Why: st.Reason, Remedy: st.Remedy}
 }
 
 // Live implements backend.Backend: the ids of the acbox containers on this

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,10 +67,10 @@ func resolveGrant(p string, write bool, h Host) (string, fs.FileInfo, error) {
 func resolveGrants(a Access, h Host) ([]Grant, error) {
 	seen := map[string]int{}
 	var out []Grant
-	add := func(p string, write bool) error {
+	add := func(p string, write bool, field string) error {
 		abs, fi, err := resolveGrant(p, write, h)
 		if err != nil {
-			return err
+			return AtField(field, err)
 		}
 		if i, ok := seen[abs]; ok {
 			out[i].Write = out[i].Write || write
@@ -80,13 +81,13 @@ func resolveGrants(a Access, h Host) ([]Grant, error) {
 		out = append(out, Grant{Path: abs, Write: write, Dev: dev, Ino: ino})
 		return nil
 	}
-	for _, p := range a.Write {
-		if err := add(p, true); err != nil {
+	for i, p := range a.Write {
+		if err := add(p, true, fmt.Sprintf("access.write[%d]", i)); err != nil {
 			return nil, err
 		}
 	}
-	for _, p := range a.Read {
-		if err := add(p, false); err != nil {
+	for i, p := range a.Read {
+		if err := add(p, false, fmt.Sprintf("access.read[%d]", i)); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,9 @@ import (
 // The spec names a concrete backend (native, the default, or docker): the
 // launcher replaces "auto" before resolving, and Resolve refuses it.
 func Resolve(s Spec, h Host) (*Plan, error) {
+	if err := checkVersion(s.Version); err != nil {
+		return nil, err
+	}
 	backend, err := resolveBackend(s.Backend)
 	if err != nil {
 		return nil, err
@@ -23,15 +26,19 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
 		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
 		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
-		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth,
+		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth, Within: s.Within != "",
 	}
 	if p.View, err = ParseView(s.View); err != nil {
 		return nil, err
 	}
-	if p.Grants, err = resolveGrants(s.Access, h); err != nil {
+	hp, err := withPrivate(h, s.Private) // grants and masks only: see private.go
+	if err != nil {
 		return nil, err
 	}
-	if p.Masks, err = resolveMasks(p, s.Exclude, h); err != nil {
+	if p.Grants, err = resolveGrants(s.Access, hp); err != nil {
+		return nil, err
+	}
+	if p.Masks, err = resolveMasks(p, s.Exclude, hp); err != nil {
 		return nil, err
 	}
 	if p.Cwd, err = viewCwd(s.Cwd, p, h); err != nil {
@@ -65,6 +72,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		return nil, err
 	}
 	if p.Env, err = buildEnv(s, p, h); err != nil {
+		return nil, err
+	}
+	if p.AccessEnv, err = checkAccessEnv(s); err != nil {
 		return nil, err
 	}
 	if p.Delegate {

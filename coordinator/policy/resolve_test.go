@@ -205,13 +205,13 @@ func TestProxyEnvAndAllowAny(t *testing.T) {
 	}
 }
 
-// TestRelativeProtectRefused: a protected path that is not absolute is an
+// TestRelativeProtectRefused: a private path (ACBOX_PRIVATE) that is not absolute is an
 // error, not silently skipped.
 func TestRelativeProtectRefused(t *testing.T) {
-	t.Setenv("ACBOX_PROTECT", "relative/secret")
+	t.Setenv("ACBOX_PRIVATE", "relative/secret")
 	_, err := HostFromEnv()
 	checkErr(t, err, "is not absolute")
-	t.Setenv("ACBOX_PROTECT", "~/secret"+string(filepath.ListSeparator)+"/srv/secret")
+	t.Setenv("ACBOX_PRIVATE", "~/secret"+string(filepath.ListSeparator)+"/srv/secret")
 	h, err := HostFromEnv()
 	checkErr(t, err, "")
 	if n := len(h.Protect); n < 2 || !filepath.IsAbs(h.Protect[n-2]) || h.Protect[n-1] != "/srv/secret" {

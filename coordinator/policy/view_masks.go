@@ -123,13 +123,13 @@ func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
 	for _, t := range list {
 		out = append(out, expandMask(t, h)...)
 	}
-	// The whole config directory: config.json names the protected paths.
+	// The whole config directory: config.json names the private paths.
 	for _, p := range h.acboxDirs() {
 		out = append(out, maskWant{path: p, why: "acbox state and config", elsewhere: slices.Contains(h.Places, p)})
 	}
 	for _, p := range h.Protect {
 		if filepath.IsAbs(p) {
-			out = append(out, maskWant{path: p, why: "protected in the config"})
+			out = append(out, maskWant{path: p, why: "private (the config, ACBOX_PRIVATE or the spec)"})
 		}
 	}
 	for _, e := range excludes {
