@@ -8,6 +8,7 @@ import (
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/exitscan"
+	"github.com/acbox/acbox/coordinator/homes"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
 )
@@ -82,6 +83,9 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 		c.Add(br.stop)
 	}
 	plan, err := l.Resolve(ctx, spec, req.Check)
+	if err == nil {
+		err = acquireHome(&c, plan)
+	}
 	var scan ScanCheck
 	if err == nil && l.Checks != nil {
 		scan, err = l.Checks.BeginScan(plan, req.Report)
@@ -93,6 +97,22 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 		go br.serve(plan)
 	}
 	return l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan)
+}
+
+// acquireHome makes, checks and locks the plan's persisted home, if any,
+// before the exit scan begins (it walks the home) and until the cleanup
+// stack unwinds, after the checks after the run: the next run with the
+// same home never sees one half checked.
+func acquireHome(c *Cleanup, plan *policy.Plan) error {
+	if plan.PersistedHome == nil {
+		return nil
+	}
+	release, err := homes.Acquire(plan.PersistedHome, plan.UID)
+	if err != nil {
+		return err
+	}
+	c.Add(release)
+	return nil
 }
 
 // launch runs one plan on its backend with this sandbox's proxy. Once the

@@ -26,6 +26,7 @@ type CLI struct {
 	Stop     StopCmd     `cmd:"" help:"Stop a sandbox and all its processes (SIGTERM, then SIGKILL after a grace period)."`
 	Gc       GcCmd       `cmd:"" name:"gc" help:"Remove what dead sandboxes left behind: registry entries, runtime directories, cgroups."`
 	Profile  ProfileCmd  `cmd:"" help:"List or show the saved launch profiles."`
+	Home     HomeCmd     `cmd:"" help:"List or remove the persisted homes of run --home."`
 
 	ContainerInit ContainerInitCmd `cmd:"" name:"container-init" hidden:"" help:"The docker backend's in-container init (started by the docker backend)."`
 }
@@ -59,7 +60,7 @@ func Main(args []string, in *os.File, out, errw io.Writer) int {
 
 func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 	code := -1
-	parser, err := kong.New(cli,
+	opts := append(parseOptions(),
 		kong.Name("acbox"),
 		kong.Description("Run a command with only the access it was granted."),
 		kong.Writers(out, errw),
@@ -68,6 +69,7 @@ func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 		kong.Bind(&Streams{In: in, Out: out, Err: errw}),
 		kong.Bind(hostBackends()),
 	)
+	parser, err := kong.New(cli, opts...)
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)
 		return 1

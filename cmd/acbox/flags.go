@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 
 	"golang.org/x/term"
@@ -28,6 +29,7 @@ type LaunchFlags struct {
 	PassEnv     []string `placeholder:"K" help:"Pass a variable from this environment (repeatable)."`
 	Mount       []string `placeholder:"SRC:DST[:ro|rw]" help:"Trusted runtime mount of a file, directory or socket (default ro)."`
 	Tmpfs       []string `placeholder:"PATH[:SIZE]" help:"Extra private tmpfs (default size 64MiB)."`
+	Home        string   `placeholder:"NAME" help:"Persisted home: mount ~/.local/state/acbox/homes/NAME (made if missing) read-write at the home instead of the private tmpfs; what one run leaves there, the next run with NAME reads."`
 	Memory      string   `help:"Memory limit, e.g. 2GiB."`
 	Pids        int      `help:"Process limit."`
 	BestEffort  bool     `help:"Run even when a requested control cannot be enforced; the report lists what is missing."`
@@ -70,7 +72,7 @@ func readSpec(name string, in *os.File) (policy.Spec, error) {
 	}
 	fh, err := os.Open(name)
 	if err != nil {
-		return policy.Spec{}, err
+		return policy.Spec{}, policy.Invalid("--spec %s cannot be read (%v): name a JSON launch spec, or - for standard input", name, cause(err))
 	}
 	defer fh.Close()
 	return policy.ParseSpec(fh)
@@ -116,6 +118,9 @@ func (f *LaunchFlags) apply(s *policy.Spec) error {
 	s.Exclude = append(s.Exclude, f.Exclude...)
 	s.Protect = append(s.Protect, f.Protect...)
 	s.Unprotect = append(s.Unprotect, f.Unprotect...)
+	if f.Home != "" {
+		s.Home = f.Home
+	}
 	if f.Within != "" {
 		s.Within = f.Within
 	}
@@ -147,7 +152,11 @@ func (f *LaunchFlags) applyMounts(s *policy.Spec) error {
 		s.Mounts = append(s.Mounts, ms)
 	}
 	for _, t := range f.Tmpfs {
-		s.Tmpfs = append(s.Tmpfs, policy.ParseTmpfsFlag(t))
+		ts, err := policy.ParseTmpfsFlag(t)
+		if err != nil {
+			return err
+		}
+		s.Tmpfs = append(s.Tmpfs, ts)
 	}
 	return nil
 }
@@ -179,8 +188,9 @@ func (f *LaunchFlags) tty(fromSpec bool) bool {
 }
 
 // resolve builds the plan for these flags on this host. A profile inside a
-// write grant of the resulting plan is refused (see policy.Profile).
-func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
+// write grant of the resulting plan is refused (see policy.Profile); the
+// plan's notices go to errw.
+func (f *LaunchFlags) resolve(in *os.File, errw io.Writer) (*policy.Plan, policy.Host, error) {
 	h, err := policy.HostFromEnv()
 	if err != nil {
 		return nil, h, err
@@ -188,10 +198,6 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 	s, prof, err := f.spec(in, h)
 	if err != nil {
 		return nil, h, err
-	}
-	var check func(*policy.Plan) error
-	if prof != nil {
-		check = prof.Check
 	}
 	// The plan a launch would run: nothing started, and no registry unless
 	// the plan is held within a live sandbox (which the registry names).
@@ -201,7 +207,7 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 			return nil, h, err
 		}
 	}
-	p, err := l.Resolve(context.Background(), s, check)
+	p, err := l.Resolve(context.Background(), s, noticeCheck(s, h, prof, errw))
 	if err != nil {
 		return nil, h, err
 	}

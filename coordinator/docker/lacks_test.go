@@ -84,6 +84,7 @@ var planFields = map[string]string{
 	"Masks":          "Lacks: a mask inside a grant or mount source is refused; others are moot (the image's files)",
 	"Views":          "no effect: the native backend's directory snapshots for masks, which Lacks refuses where they matter",
 	"Protected":      "honoured: carve-outs bound read-only onto themselves, with pins (spec.go)",
+	"PersistedHome":  "honoured: it is also one of Mounts (a read-write bind at the home, held and checked at the start gate like every bind); the launcher locks it and the exit scan walks it",
 	"ProtectMissing": "no effect: --protect paths that do not exist; nothing is mounted there",
 }
 

@@ -66,16 +66,6 @@ func buildEnv(s Spec, p *Plan, h Host) ([]string, error) {
 	return out, nil
 }
 
-func checkEnvName(k string) error {
-	if k == "" || strings.ContainsAny(k, "=\x00") {
-		return invalid("environment name %q is not valid", k)
-	}
-	if strings.HasPrefix(k, "ACBOX_") {
-		return invalid("environment name %q: ACBOX_ variables are set by acbox itself", k)
-	}
-	return nil
-}
-
 // ParseEnvFlag reads K=V.
 func ParseEnvFlag(s string) (string, string, error) {
 	k, v, ok := strings.Cut(s, "=")

@@ -48,6 +48,9 @@ type Plan struct {
 	// ProtectMissing are --protect paths absent from a write grant: nothing
 	// was mounted there, and the member may create them.
 	ProtectMissing []string `json:"protect_missing,omitempty"`
+	// PersistedHome is the --home directory mounted at Home (also listed in
+	// Mounts) instead of the private tmpfs; nil: the tmpfs. See home.go.
+	PersistedHome *PersistedHome `json:"persisted_home,omitempty"`
 	// AccessEnv are more names for ACBOX_ACCESS (the spec's access_env),
 	// checked by Resolve; see access.go.
 	AccessEnv []string `json:"access_env,omitempty"`

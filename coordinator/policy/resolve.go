@@ -22,6 +22,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if len(s.Command) == 0 || s.Command[0] == "" {
 		return nil, invalid("no command: give it after --, or as \"command\" in the spec")
 	}
+	if err := checkLabels(s.Labels); err != nil {
+		return nil, err
+	}
 	p := &Plan{
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
 		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
@@ -57,6 +60,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		return nil, err
 	}
 	if err = resolveView(p, h); err != nil {
+		return nil, err
+	}
+	if err = resolveHome(s, p, h); err != nil {
 		return nil, err
 	}
 	// After the view: the host view has no home tmpfs to count.
@@ -145,8 +151,8 @@ func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
 		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
 			return nil, refuse(m.Target, "mount target must be absolute and not /, /proc, /dev or /sys", "")
 		}
-		if reservedTarget(dst) && !m.Internal {
-			return nil, refuse(dst, "is reserved for acbox's own delegation mounts", "mount it at another target")
+		if reservedDir(dst) && !m.Internal {
+			return nil, refuse(dst, "lies in "+DelegateDir+", which is reserved for acbox's own mounts", "mount it at another target")
 		}
 		kind, err := mountKind(src)
 		if err != nil {
@@ -201,6 +207,9 @@ func resolveTmpfs(ts []TmpfsSpec, h Host, memory int64) ([]Tmpfs, error) {
 		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
 			return nil, refuse(t.Target, "tmpfs target must be absolute and not /, /proc, /dev or /sys", "")
 		}
+		if reservedDir(dst) {
+			return nil, refuse(dst, "lies in "+DelegateDir+", which is reserved for acbox's own mounts", "choose another tmpfs target")
+		}
 		if given[dst] {
 			return nil, invalid("tmpfs %s is given more than once: give it once, with the size you want", dst)
 		}
@@ -251,14 +260,6 @@ func resolveLimits(l LimitsSpec) (Limits, error) {
 		out.Pids = l.Pids
 	}
 	return out, nil
-}
-
-// ParseTmpfsFlag reads PATH[:SIZE].
-func ParseTmpfsFlag(s string) TmpfsSpec {
-	if i := strings.LastIndexByte(s, ':'); i > 0 {
-		return TmpfsSpec{Target: s[:i], Size: s[i+1:]}
-	}
-	return TmpfsSpec{Target: s}
 }
 
 // ParseMountFlag reads SRC:DST[:ro|rw] or SRC[:ro|rw].

@@ -46,6 +46,9 @@ type Spec struct {
 	// Within is a live sandbox of this user that the launch must be
 	// narrower than (policy.Narrower); the child is stopped with it.
 	Within string `json:"within,omitempty"`
+	// Home names a persisted home (--home) mounted at the home instead of
+	// the private tmpfs; see home.go.
+	Home string `json:"home,omitempty"`
 
 	// Parent and Depth place a nested launch (set by the broker before
 	// resolving, never read from JSON): the requesting sandbox's id, and
@@ -163,32 +166,6 @@ func anchorGrants(s *Spec) {
 			}
 		}
 	}
-}
-
-// checkReadsAsDefault refuses values that decode like an absent field (the
-// default) though they read as a request: "cwd": "" (the launch directory,
-// or the private home) and "limits": {"pids": 0} (1024, not none).
-func checkReadsAsDefault(data []byte) error {
-	var c struct {
-		Version *int    `json:"version"`
-		Cwd     *string `json:"cwd"`
-		Limits  struct {
-			Pids *int `json:"pids"`
-		} `json:"limits"`
-	}
-	if json.Unmarshal(data, &c) != nil {
-		return nil // DecodeStrict has read it already; this cannot fail
-	}
-	if c.Version != nil && *c.Version != SpecVersion {
-		return versionError(*c.Version) // "version": 0 too: absent means 1, 0 means nothing
-	}
-	if c.Cwd != nil && *c.Cwd == "" {
-		return invalid(`spec: cwd is "": leave it out for the default (the launch directory when it is granted, else the private home), or name a directory`)
-	}
-	if c.Limits.Pids != nil && *c.Limits.Pids == 0 {
-		return invalid("spec: limits.pids is 0: leave it out for the default (%d), or give a positive count", DefaultPids)
-	}
-	return nil
 }
 
 // String renders the spec as indented JSON (for messages and tests).

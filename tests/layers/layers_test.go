@@ -21,9 +21,9 @@ const module = "github.com/acbox/acbox/"
 // shared pieces; the leaves, which import nothing of acbox.
 var allowed = map[string][]string{
 	"cmd/acbox": {"coordinator", "coordinator/backend", "coordinator/docker", "coordinator/docker/initproc",
-		"coordinator/exitscan", "coordinator/policy", "coordinator/probe", "coordinator/registry", "nsjail"},
+		"coordinator/exitscan", "coordinator/homes", "coordinator/policy", "coordinator/probe", "coordinator/registry", "nsjail"},
 
-	"coordinator": {"coordinator/backend", "coordinator/exitscan", "coordinator/gitguard", "coordinator/policy",
+	"coordinator": {"coordinator/backend", "coordinator/exitscan", "coordinator/gitguard", "coordinator/homes", "coordinator/policy",
 		"coordinator/registry", "coordinator/sys", "egress"},
 	"coordinator/probe": {"coordinator/backend", "coordinator/policy", "nsjail"},
 
@@ -36,6 +36,7 @@ var allowed = map[string][]string{
 	"coordinator/backend":              {"coordinator/policy"},
 	"coordinator/registry":             {"coordinator/policy", "coordinator/sys"},
 	"coordinator/exitscan":             {"coordinator/policy", "coordinator/sys"},
+	"coordinator/homes":                {"coordinator/policy", "coordinator/sys"},
 	"coordinator/gitguard":             {"coordinator/policy", "coordinator/sys"},
 	"coordinator/pin":                  {"coordinator/policy", "coordinator/sys"},
 	"coordinator/policy":               {"coordinator/seccomp", "coordinator/sys", "egress"},
