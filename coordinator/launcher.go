@@ -124,7 +124,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	if err != nil {
 		return nil, err
 	}
-	release, err := l.admit(ctx, plan, b, id)
+	release, err := l.admit(ctx, plan, b, id, io.Err)
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,12 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
 		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth, Within: s.Within != "",
 	}
+	if p.Wait, err = ParseWait(s.Wait); err != nil {
+		return nil, err
+	}
+	if err = CheckLabels(s.Labels); err != nil {
+		return nil, err
+	}
 	if p.View, err = ParseView(s.View); err != nil {
 		return nil, err
 	}
