@@ -57,3 +57,8 @@ func Seek(fd int, name string, offset int64, whence int) (int64, error) { return
 func Getdents(fd int, name string, buf []byte) (int, error)             { return -1, ErrUnsupported }
 func Getgroups() ([]int, error)                                         { return nil, ErrUnsupported }
 func Socketpair(domain, typ, proto int) ([2]int, error)                 { return [2]int{-1, -1}, ErrUnsupported }
+
+// Pipe2, SetPipeSize and Splice are unsupported here.
+func Pipe2(p []int, flags int) error                   { return ErrUnsupported }
+func SetPipeSize(fd, size int) error                   { return ErrUnsupported }
+func Splice(rfd, wfd, n int, flags int) (int64, error) { return 0, ErrUnsupported }
