@@ -22,6 +22,7 @@ type source struct {
 	kind   string // system, grant, mount, tmpfs, dev
 	tree   int    // detached mount, -1 for tmpfs
 	isDir  bool
+	move   bool // tree is a view attached in the helper's namespace: moved, not cloned (view_move_linux.go)
 	size   int64
 	mode   uint32
 	rec    policy.MountRecord
@@ -100,6 +101,12 @@ func (r *rootfs) cloneSources() error {
 	}
 	for _, s := range p.System {
 		if s.Link != "" {
+			continue
+		}
+		if r.anchored(s.Path) {
+			if err := r.addView(s.Path); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := r.addClone(s.Path, s.Path, "system", true, roAttrs, false); err != nil {
@@ -244,6 +251,12 @@ func (r *rootfs) attach(s source) error {
 	defer sys.Close(dst)
 	if s.kind == "tmpfs" {
 		return r.mountTmpfs(s, dst)
+	}
+	if s.move {
+		// Only now: sources cloned from beneath it kept their own attributes.
+		if err := setAttr(s.tree, "", true, roAttrs, s.target); err != nil {
+			return err
+		}
 	}
 	if err := moveInto(s.tree, dst, s.target); err != nil {
 		return err

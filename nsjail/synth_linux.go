@@ -20,8 +20,10 @@ import (
 // anchor's directory entry in the helper's private mount namespace; every
 // directory below the anchor on the way to a masked name is a snapshot
 // inside its parent's snapshot, on a dentry of that tmpfs, which the host
-// cannot rename, unlink or replace. Later clones (system directories,
-// grants, the host root) are recursive and carry the snapshots.
+// cannot rename, unlink or replace. Later clones (grants, runtime mounts,
+// the host root) are recursive and carry the snapshots; the anchors
+// themselves are moved into the new root once everything is cloned
+// (view_move_linux.go).
 //
 // Entries are cloned from a descriptor of the host directory taken before
 // it is covered, by name, never following a symlink. The anchor is opened
@@ -125,15 +127,28 @@ func (r *rootfs) fillOne(v policy.ViewDir, under, mnt int, e entry) error {
 	if child := r.viewOf(path); child != nil && v.Path != "/" {
 		return r.childView(*child, under, mnt, e.name)
 	}
-	tree, err := sys.OpenTree(under, e.name, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+	tree, err := r.entryTree(under, e.name, path)
 	if err != nil {
-		return &MountError{Op: "open_tree", Source: path, Flags: "OPEN_TREE_CLONE|AT_RECURSIVE", Err: err}
+		return err
 	}
 	defer sys.Close(tree)
 	if err := sys.MoveMount(tree, "", mnt, e.name, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
 		return &MountError{Op: "move_mount", Target: path, Err: err}
 	}
 	return nil
+}
+
+// entryTree is what shows at an entry: a clone of it, or, for an anchor
+// view under the root's snapshot, the view itself (view_move_linux.go).
+func (r *rootfs) entryTree(under int, name, path string) (int, error) {
+	if r.anchored(path) {
+		return r.takeView(under, name, path)
+	}
+	tree, err := sys.OpenTree(under, name, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+	if err != nil {
+		return -1, &MountError{Op: "open_tree", Source: path, Flags: "OPEN_TREE_CLONE|AT_RECURSIVE", Err: err}
+	}
+	return tree, nil
 }
 
 // childView builds a child's snapshot on its placeholder directory.
