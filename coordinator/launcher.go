@@ -84,6 +84,9 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 		c.Add(br.stop)
 	}
 	plan, err := l.Resolve(ctx, spec, req.Check)
+	if err == nil && plan.TTY {
+		err = needTerminal(req.Stdio.In)
+	}
 	var scan ScanCheck
 	if err == nil && l.Checks != nil {
 		scan, err = l.Checks.BeginScan(plan, req.Report)
@@ -94,7 +97,8 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	if br != nil {
 		go br.serve(plan)
 	}
-	return l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan)
+	r, err := l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan)
+	return r, withID(id, err)
 }
 
 // launch runs one plan on its backend with this sandbox's proxy. Once the
@@ -149,19 +153,20 @@ func (l *Launcher) started(plan *policy.Plan, st backend.Started) {
 func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id string, out *backend.Outcome, err error) (*Result, error) {
 	r, moved, aerr := afterRun(io.Err, br, git, scan)
 	r.Outcome = out
+	if err == nil {
+		// Also before a 124: the member's own outcome comes first, the
+		// refusal of what it left (the caller's refused event) after.
+		out.GitRedirects = moved
+		code := out.Code
+		l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
+	}
 	if aerr != nil {
 		if err != nil {
 			return r, fmt.Errorf("%w\nacbox: the launch had failed too: %w", aerr, err)
 		}
 		return r, aerr
 	}
-	if err != nil {
-		return r, err
-	}
-	out.GitRedirects = moved
-	code := out.Code
-	l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
-	return r, nil
+	return r, err
 }
 
 func (l *Launcher) newID() string {

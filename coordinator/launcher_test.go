@@ -83,6 +83,7 @@ func TestRunFailures(t *testing.T) {
 		code     int
 		after    bool   // checks after the run ran
 		started  bool   // a started event
+		exited   bool   // an exited event: the member's outcome, before a 124 (contract 1)
 		contains string // in the error
 	}{
 		{name: "invalid spec", spec: policy.Spec{Backend: "vm"}, code: policy.ExitUsage, contains: "backend"},
@@ -95,7 +96,7 @@ func TestRunFailures(t *testing.T) {
 		{name: "git refuses", set: func(r *rig) { r.checks.gitErr = &policy.RefusedError{Subject: "repo", Why: "too large"} }, code: policy.ExitRefused},
 		{name: "launch fails after ready", set: func(r *rig) { r.native.launchErr = boom }, code: policy.ExitCannotSandbox, after: true, started: true},
 		{name: "launch fails before ready", set: func(r *rig) { r.native.launchErr, r.native.ready = boom, false }, code: policy.ExitCannotSandbox, after: true},
-		{name: "unchecked after exit", set: func(r *rig) { r.checks.finErr = unchecked }, code: policy.ExitUnchecked, after: true, started: true},
+		{name: "unchecked after exit", set: func(r *rig) { r.checks.finErr = unchecked }, code: policy.ExitUnchecked, after: true, started: true, exited: true},
 		{name: "unchecked and failed", set: func(r *rig) { r.checks.finErr, r.native.launchErr = unchecked, boom }, code: policy.ExitUnchecked, after: true, started: true, contains: "the launch had failed too"},
 	}
 	for _, c := range cases {
@@ -130,10 +131,12 @@ func TestRunFailures(t *testing.T) {
 			if got := len(ev) > 0 && ev[0].Event == "started"; got != c.started {
 				t.Errorf("events %+v", ev)
 			}
+			exited := false
 			for _, e := range ev {
-				if e.Event == "exited" {
-					t.Errorf("exited event on a failed launch")
-				}
+				exited = exited || e.Event == "exited"
+			}
+			if exited != c.exited {
+				t.Errorf("exited event: %v, want %v: %+v", exited, c.exited, ev)
 			}
 			r.gone(t, "sandbox1")
 		})

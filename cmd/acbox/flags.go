@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"golang.org/x/term"
@@ -68,7 +69,8 @@ func readSpec(name string, in *os.File) (policy.Spec, error) {
 	}
 	fh, err := os.Open(name)
 	if err != nil {
-		return policy.Spec{}, err
+		return policy.Spec{}, policy.WithRemedy("", "check the file named by --spec, or pass --spec - and the spec on stdin",
+			fmt.Errorf("%w: --spec: %w", policy.ErrInvalid, err))
 	}
 	defer fh.Close()
 	return policy.ParseSpec(fh)

@@ -27,6 +27,7 @@ func (c *RunCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
+	s.status = events
 	if os.Getenv("ACBOX_SOCKET") == policy.DelegateSocket {
 		return c.nested(s, events)
 	}

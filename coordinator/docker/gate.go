@@ -114,3 +114,20 @@ func (s *session) release(env []string) error {
 func (s *session) refuse(why string) {
 	gate.WriteMsg(s.c, gate.Release{Refused: why})
 }
+
+// execFailure reads the init's one message after release, sent only when
+// the member's command could not be executed; the channel gets nil when
+// the connection ends without one (the member ran, or the init is gone).
+func (s *session) execFailure() <-chan *policy.ExecError {
+	out := make(chan *policy.ExecError, 1)
+	s.c.SetReadDeadline(time.Time{}) // open for the member's life
+	go func() {
+		var m gate.ExecFailed
+		if err := gate.ReadMsg(s.r, &m); err != nil || m.Exec == "" {
+			out <- nil
+			return
+		}
+		out <- &policy.ExecError{Command: m.Command, Class: m.Exec, Detail: m.Detail}
+	}()
+	return out
+}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,14 +81,14 @@ func resolveGrants(a Access, h Host) ([]Grant, error) {
 		out = append(out, Grant{Path: abs, Write: write, Dev: dev, Ino: ino})
 		return nil
 	}
-	for _, p := range a.Write {
+	for i, p := range a.Write {
 		if err := add(p, true); err != nil {
-			return nil, err
+			return nil, AtField(fmt.Sprintf("access.write[%d]", i), err)
 		}
 	}
-	for _, p := range a.Read {
+	for i, p := range a.Read {
 		if err := add(p, false); err != nil {
-			return nil, err
+			return nil, AtField(fmt.Sprintf("access.read[%d]", i), err)
 		}
 	}
 	sortParentsFirst(out, func(i int) string { return out[i].Path })

@@ -14,10 +14,10 @@ import (
 func Resolve(s Spec, h Host) (*Plan, error) {
 	backend, err := resolveBackend(s.Backend)
 	if err != nil {
-		return nil, err
+		return nil, AtField("backend", err)
 	}
 	if len(s.Command) == 0 || s.Command[0] == "" {
-		return nil, invalid("no command: give it after --, or as \"command\" in the spec")
+		return nil, AtField("command", invalid("no command: give it after --, or as \"command\" in the spec"))
 	}
 	p := &Plan{
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
@@ -26,28 +26,28 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth,
 	}
 	if p.View, err = ParseView(s.View); err != nil {
-		return nil, err
+		return nil, AtField("view", err)
 	}
 	if p.Grants, err = resolveGrants(s.Access, h); err != nil {
 		return nil, err
 	}
 	if p.Masks, err = resolveMasks(p, s.Exclude, h); err != nil {
-		return nil, err
+		return nil, AtField("exclude", err)
 	}
 	if p.Cwd, err = viewCwd(s.Cwd, p, h); err != nil {
-		return nil, err
+		return nil, AtField("cwd", err)
 	}
 	if p.Mounts, err = resolveMounts(s.Mounts, h); err != nil {
-		return nil, err
+		return nil, AtField("mounts", err)
 	}
 	if p.Limits, err = resolveLimits(s.Limits); err != nil {
-		return nil, err
+		return nil, AtField("limits", err)
 	}
 	if p.Tmpfs, err = resolveTmpfs(s.Tmpfs, h, p.Limits.Memory); err != nil {
-		return nil, err
+		return nil, AtField("tmpfs", err)
 	}
 	if p.Network, err = resolveNetwork(s.Access.Network); err != nil {
-		return nil, err
+		return nil, AtField("access.network", err)
 	}
 	if err = resolveView(p, h); err != nil {
 		return nil, err
@@ -65,6 +65,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		return nil, err
 	}
 	if p.Env, err = buildEnv(s, p, h); err != nil {
+		return nil, AtField("env", err)
+	}
+	if err = checkArgSize(p.Command, p.Env); err != nil {
 		return nil, err
 	}
 	if p.Delegate {

@@ -105,7 +105,7 @@ func ParseSpec(r io.Reader) (Spec, error) {
 	}
 	var s Spec
 	if err := DecodeStrict(data, &s); err != nil {
-		return Spec{}, invalid("spec: %v", err)
+		return Spec{}, fmt.Errorf("%w: spec: %w", ErrInvalid, err)
 	}
 	if err := checkReadsAsDefault(data); err != nil {
 		return Spec{}, err
@@ -127,10 +127,10 @@ func checkReadsAsDefault(data []byte) error {
 		return nil // DecodeStrict has read it already; this cannot fail
 	}
 	if c.Cwd != nil && *c.Cwd == "" {
-		return invalid(`spec: cwd is "": leave it out for the default (the launch directory when it is granted, else the private home), or name a directory`)
+		return AtField("cwd", invalid(`spec: cwd is "": leave it out for the default (the launch directory when it is granted, else the private home), or name a directory`))
 	}
 	if c.Limits.Pids != nil && *c.Limits.Pids == 0 {
-		return invalid("spec: limits.pids is 0: leave it out for the default (%d), or give a positive count", DefaultPids)
+		return AtField("limits.pids", invalid("spec: limits.pids is 0: leave it out for the default (%d), or give a positive count", DefaultPids))
 	}
 	return nil
 }

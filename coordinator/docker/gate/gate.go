@@ -18,6 +18,7 @@ import (
 //	parent -> {"stat": ["/grant", ...]}           or a refusal
 //	init   -> {"idents": [...], "self": {...}}    fstat of each path, and its own privileges
 //	parent -> {"release": true, "env": [...]}     or a refusal; the member's environment
+//	init   -> {"exec": "not-found", ...}          only when the member's command could not be executed
 //
 // The parent accepts one connection, checks and forgets the token, and
 // closes the socket; a replay finds nothing to talk to. After release the
@@ -78,11 +79,31 @@ var ErrNotReleased = errors.New("the parent did not release this sandbox")
 // checks the running container within it or the member never starts.
 const Timeout = 60 * time.Second
 
+// ExecFailed is the init's message after release when the member's
+// command could not be executed: the class (policy.ExecNotFound and its
+// peers), the command and what was looked at. The parent exits 127 or 126
+// with it; a started member sends nothing.
+type ExecFailed struct {
+	Exec    string `json:"exec"`
+	Command string `json:"command"`
+	Detail  string `json:"detail"`
+}
+
 // Released is a granted release: the member's environment, and a channel
 // closed when the parent's end of the gate connection goes away.
 type Released struct {
 	Env        []string
 	ParentGone <-chan struct{}
+	conn       net.Conn
+}
+
+// ExecFailed tells the parent why the member's command could not be
+// executed; an error means the parent may not have heard.
+func (r *Released) ExecFailed(m ExecFailed) error {
+	if r.conn == nil {
+		return errors.New("no gate connection")
+	}
+	return WriteMsg(r.conn, m)
 }
 
 // Ask connects to the gate at path, presents token, answers the
@@ -104,7 +125,7 @@ func Ask(path, token string, stat func([]string) Idents) (*Released, error) {
 		c.Read(make([]byte, 1)) // the parent sends nothing more: any return is its end
 		c.Close()
 	}()
-	return &Released{Env: rel.Env, ParentGone: gone}, nil
+	return &Released{Env: rel.Env, ParentGone: gone, conn: c}, nil
 }
 
 func askGate(c net.Conn, token string, stat func([]string) Idents) (*Release, error) {
