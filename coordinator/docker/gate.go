@@ -115,19 +115,37 @@ func (s *session) refuse(why string) {
 	gate.WriteMsg(s.c, gate.Release{Refused: why})
 }
 
-// execFailure reads the init's one message after release, sent only when
-// the member's command could not be executed; the channel gets nil when
-// the connection ends without one (the member ran, or the init is gone).
-func (s *session) execFailure() <-chan *policy.ExecError {
-	out := make(chan *policy.ExecError, 1)
+// found reads the init's answer to release (within the gate's deadline):
+// the member's command was found, or the error of why it cannot be
+// executed, which fails the launch before it is reported started.
+func (s *session) found() error {
+	var m gate.Exec
+	if err := gate.ReadMsg(s.r, &m); err != nil {
+		return fmt.Errorf("%w: start gate: the init did not say whether it found the command: %w", policy.ErrCannotSandbox, err)
+	}
+	return execError(m)
+}
+
+// execFailure reads the init's one further message, sent only when
+// executing the found command failed; the channel gets nil when the
+// connection ends without one (the member ran, or the init is gone).
+func (s *session) execFailure() <-chan error {
+	out := make(chan error, 1)
 	s.c.SetReadDeadline(time.Time{}) // open for the member's life
 	go func() {
-		var m gate.ExecFailed
-		if err := gate.ReadMsg(s.r, &m); err != nil || m.Exec == "" {
+		var m gate.Exec
+		if err := gate.ReadMsg(s.r, &m); err != nil {
 			out <- nil
 			return
 		}
-		out <- &policy.ExecError{Command: m.Command, Class: m.Exec, Detail: m.Detail}
+		out <- execError(m)
 	}()
 	return out
+}
+
+func execError(m gate.Exec) error {
+	if m.Exec == "" {
+		return nil
+	}
+	return &policy.ExecError{Command: m.Command, Class: m.Exec, Detail: m.Detail}
 }

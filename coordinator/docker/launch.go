@@ -31,7 +31,7 @@ type launch struct {
 	sigs  chan os.Signal
 	// execFail gets the init's report of a member command it could not
 	// execute, or nil (see session.execFailure).
-	execFail <-chan *policy.ExecError
+	execFail <-chan error
 }
 
 type exitResult struct {

@@ -86,10 +86,8 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report)
 // the exit early.
 func (l *launch) execFailure() error {
 	select {
-	case e := <-l.execFail:
-		if e != nil {
-			return e
-		}
+	case err := <-l.execFail:
+		return err
 	case <-time.After(2 * time.Second):
 	}
 	return nil

@@ -27,6 +27,12 @@ func (c Config) runMember(argv []string, rel *gate.Released, data uint64, sigs <
 	if err != nil {
 		return c.execFailed(rel, argv[0], path, err)
 	}
+	if err := rel.Tell(gate.Exec{}); err != nil && !errors.Is(err, gate.ErrNoGate) {
+		// The parent reports the start only once it hears this; without
+		// it, it is gone or will refuse.
+		fmt.Fprintf(c.Stderr, "acbox: start gate: %v; the member was not started\n", err)
+		return 126
+	}
 	m := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr}
 	if err := startWithData(m, data); err != nil {
 		return c.execFailed(rel, argv[0], path, err)
@@ -69,7 +75,7 @@ func (c Config) execFailed(rel *gate.Released, cmd, path string, err error) int 
 	}
 	if class != "" {
 		detail := execDetail(path, class, err, rel.Env)
-		if rel.ExecFailed(gate.ExecFailed{Exec: class, Command: cmd, Detail: detail}) == nil {
+		if rel.Tell(gate.Exec{Exec: class, Command: cmd, Detail: detail}) == nil {
 			return code
 		}
 	}
