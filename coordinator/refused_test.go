@@ -27,7 +27,7 @@ func TestTTYNeedsATerminal(t *testing.T) {
 	if policy.ExitCode(err) != policy.ExitRefused || policy.Field(err) != "tty" {
 		t.Fatalf("%v: exit %d field %q, want 125 tty", err, policy.ExitCode(err), policy.Field(err))
 	}
-	if r.j.has("backend.launch") || len(events(t, r)) != 0 {
+	if r.j.has("native.launch") || len(events(t, r)) != 0 {
 		t.Errorf("something started: %v", events(t, r))
 	}
 }
