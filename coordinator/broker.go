@@ -257,5 +257,5 @@ func (e eventRelay) Write(line []byte) (int, error) {
 // errorReply is a refusal with its exit status, field and next step, for
 // the nested acbox's refused event.
 func errorReply(err error) nestedReply {
-	return nestedReply{Error: err.Error(), Code: policy.ExitCode(err), Field: policy.Field(err), Remedy: policy.Remedy(err)}
+	return nestedReply{Error: err.Error(), Code: policy.ExitCode(err), Field: policy.FieldOf(err), Remedy: policy.Remedy(err)}
 }

@@ -13,7 +13,14 @@ import (
 // (nil: none). `acbox plan` prints it; Run launches it.
 func (l *Launcher) Resolve(ctx context.Context, spec policy.Spec, check func(*policy.Plan) error) (*policy.Plan, error) {
 	spec.Backend = l.choose(ctx, spec.Backend)
+	parent, err := l.withinParent(&spec) // within.go
+	if err != nil {
+		return nil, err
+	}
 	plan, err := policy.Resolve(spec, l.Host)
+	if err == nil && parent != nil {
+		err = narrowerThan(plan, parent, spec, l.Host)
+	}
 	if err == nil && check != nil {
 		err = check(plan)
 	}

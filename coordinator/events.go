@@ -2,16 +2,15 @@ package coordinator
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"sync"
 	"time"
 
-	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/exitscan"
 )
 
 // Event is one line of the status stream (--status-fd): "started",
-// "egress", "exited" or "refused". Fields that do not apply to a kind are omitted.
+// "egress" or "exited". Fields that do not apply to a kind are omitted.
 type Event struct {
 	Event      string          `json:"event"`
 	Time       string          `json:"time"`
@@ -28,6 +27,9 @@ type Event struct {
 	Code       *int            `json:"code,omitempty"`
 	Signal     int             `json:"signal,omitempty"`
 	DurationMS int64           `json:"duration_ms,omitempty"`
+	// ExitScan is the report's exit_scan on "exited", when the launch
+	// scanned its write grants after the run.
+	ExitScan *exitscan.ExitScan `json:"exit_scan,omitempty"`
 	// The refused event's (see Refused); field and remedy are always
 	// written, empty when there is none.
 	Status  *int    `json:"status,omitempty"`
@@ -41,6 +43,15 @@ type Event struct {
 type Events struct {
 	mu sync.Mutex
 	w  io.Writer
+	// gate, when set, holds lines back until Open (see Held); held are
+	// the lines it holds.
+	gate *gate
+}
+
+// gate holds a held Events' lines until it opens.
+type gate struct {
+	open bool
+	held [][]byte
 }
 
 // NewEvents writes events to w (nil: discard).
@@ -64,57 +75,63 @@ func (e *Events) Emit(ev Event) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if g := e.gate; g != nil && !g.open {
+		if len(g.held) < maxHeld {
+			g.held = append(g.held, append(b, '\n'))
+			return
+		}
+		// A backend that never reports pid 1 while its member keeps
+		// connecting: memory is bounded, and the order gives way.
+		e.flushLocked()
+	}
 	e.w.Write(append(b, '\n'))
 }
 
-// IDError is an error of a launch that got as far as choosing its backend:
-// ID is the sandbox's id, for the refused event. Its text is the wrapped
-// error's.
-type IDError struct {
-	ID  string
-	Err error
-}
-
-func (e *IDError) Error() string { return e.Err.Error() }
-func (e *IDError) Unwrap() error { return e.Err }
-
-func withID(id string, err error) error {
-	if err == nil {
+// Held returns events to the same writer that are held back until Open:
+// the proxy's egress events wait for "started", which the launcher writes
+// only once the backend reports pid 1 while the member may already be
+// connecting (contract 1: started is the first event of a launch). The
+// member is not slowed: only the event lines wait, in memory, for the
+// short time between the member's start and the started event. The time
+// stamp is when the decision was made. nil stays nil.
+func (e *Events) Held() *Events {
+	if e == nil {
 		return nil
 	}
-	return &IDError{ID: id, Err: err}
+	return &Events{w: lockedWriter{e}, gate: &gate{}}
 }
 
-// SandboxID is the id of the sandbox err is about, "" when there is none.
-func SandboxID(err error) string {
-	var ie *IDError
-	if errors.As(err, &ie) {
-		return ie.ID
+// Open writes what was held back, in order, and lets later events through.
+// It is safe to call more than once and on nil.
+func (e *Events) Open() {
+	if e == nil || e.gate == nil {
+		return
 	}
-	return ""
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.flushLocked()
 }
 
-// Refused is the refused event: written as the last event before acbox
-// exits with one of its own statuses (2, 124, 125, 126, 127), so a client
-// need not read standard error. msg is the text acbox prints there,
-// without "acbox: ".
-func Refused(id string, status int, msg string, err error) Event {
-	field, rem := policy.Field(err), remedy(status, err)
-	return Event{Event: "refused", ID: id, Status: &status, Field: &field, Message: msg, Remedy: &rem}
+// maxHeld bounds the lines a held Events keeps.
+const maxHeld = 4096
+
+func (e *Events) flushLocked() {
+	if e.gate.open {
+		return
+	}
+	e.gate.open = true
+	for _, b := range e.gate.held {
+		e.w.Write(b)
+	}
+	e.gate.held = nil
 }
 
-// remedy is err's next step, else the one of its class.
-func remedy(status int, err error) string {
-	if r := policy.Remedy(err); r != "" {
-		return r
-	}
-	switch status {
-	case policy.ExitUsage:
-		return "see acbox run --help and docs/spec.schema.json"
-	case policy.ExitCannotSandbox:
-		return "run acbox doctor for the remedy"
-	case policy.ExitUnchecked:
-		return "inspect what the message names in the write grants before trusting them"
-	}
-	return ""
+// lockedWriter writes whole lines to another Events' writer under its
+// lock, so that lines of both never interleave.
+type lockedWriter struct{ e *Events }
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.e.mu.Lock()
+	defer l.e.mu.Unlock()
+	return l.e.w.Write(b)
 }

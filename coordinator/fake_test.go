@@ -95,9 +95,10 @@ func (f *fakeBackend) Launch(p *policy.Plan, io backend.LaunchIO) (*backend.Outc
 // fakeProxies is a ProxyFactory whose proxies record their stop, and
 // check at that moment that what was acquired before them is still held.
 type fakeProxies struct {
-	j     *journal
-	err   error
-	check func() // runs in Stop
+	j      *journal
+	err    error
+	check  func()  // runs in Stop
+	events *Events // what the last Start was given
 }
 
 type fakeProxy struct{ p *fakeProxies }
@@ -107,6 +108,7 @@ func (f *fakeProxies) Start(plan *policy.Plan, id, dir string, events *Events) (
 		return nil, f.err
 	}
 	f.j.add("proxy.start")
+	f.events = events
 	return fakeProxy{f}, nil
 }
 

@@ -2,14 +2,13 @@ package coordinator
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/exitscan"
+	"github.com/acbox/acbox/coordinator/homes"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
 )
@@ -34,7 +33,7 @@ type Launcher struct {
 	// Exe is the acbox binary mounted into delegating sandboxes; empty:
 	// this process's executable.
 	Exe string
-	// NewID names a sandbox; nil: 12 random hex digits.
+	// NewID names a sandbox; nil: backend.NewID (12 random hex digits).
 	NewID func() string
 }
 
@@ -87,6 +86,9 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	if err == nil && plan.TTY {
 		err = needTerminal(req.Stdio.In)
 	}
+	if err == nil {
+		err = acquireHome(&c, plan)
+	}
 	var scan ScanCheck
 	if err == nil && l.Checks != nil {
 		scan, err = l.Checks.BeginScan(plan, req.Report)
@@ -101,6 +103,22 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	return r, withID(id, err)
 }
 
+// acquireHome makes, checks and locks the plan's persisted home, if any,
+// before the exit scan begins (it walks the home) and until the cleanup
+// stack unwinds, after the checks after the run: the next run with the
+// same home never sees one half checked.
+func acquireHome(c *Cleanup, plan *policy.Plan) error {
+	if plan.PersistedHome == nil {
+		return nil
+	}
+	release, err := homes.Acquire(plan.PersistedHome, plan.UID)
+	if err != nil {
+		return err
+	}
+	c.Add(release)
+	return nil
+}
+
 // launch runs one plan on its backend with this sandbox's proxy. Once the
 // backend has been asked to start the member, what follows (afterRun)
 // happens on every way out: the member's exit, a failed launch, a signal
@@ -110,12 +128,16 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	if err != nil {
 		return nil, err
 	}
-	release, err := l.admit(ctx, plan, b, id)
+	release, err := l.admit(ctx, plan, b, id, io.Err)
 	if err != nil {
 		return nil, err
 	}
 	c.Add(release)
-	proxy, err := l.proxies().Start(plan, id, dir, l.Events)
+	// The proxy's events wait for started (Events.Held), which comes with
+	// OnReady, or, if the launch fails before it, for the backend's return.
+	egressEvents := l.Events.Held()
+	c.Add(egressEvents.Open)
+	proxy, err := l.proxies().Start(plan, id, dir, egressEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +155,9 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	held := holdSignals(io.Err)
 	c.Add(held.release)
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir,
-		OnReady: func(st backend.Started) { l.started(plan, st) }})
+		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }})
 	held.ended()
+	egressEvents.Open()
 	return l.finish(io, br, git, scan, id, out, err)
 }
 
@@ -149,16 +172,17 @@ func (l *Launcher) started(plan *policy.Plan, st backend.Started) {
 }
 
 // finish runs the checks after the run, also after a failed launch (the
-// member may have run), and emits the exited event.
+// member may have run), and emits the exited event, with the exit scan,
+// whenever the backend reported how the member ended.
 func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id string, out *backend.Outcome, err error) (*Result, error) {
 	r, moved, aerr := afterRun(io.Err, br, git, scan)
 	r.Outcome = out
-	if err == nil {
-		// Also before a 124: the member's own outcome comes first, the
-		// refusal of what it left (the caller's refused event) after.
+	if out != nil {
+		// The member ran: its outcome comes first, also when a check after
+		// the run then fails (124), so a client sees how the member ended.
 		out.GitRedirects = moved
 		code := out.Code
-		l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds()})
+		l.Events.Emit(Event{Event: "exited", ID: id, Code: &code, Signal: out.Signal, DurationMS: out.Duration.Milliseconds(), ExitScan: r.Scan})
 	}
 	if aerr != nil {
 		if err != nil {
@@ -173,9 +197,7 @@ func (l *Launcher) newID() string {
 	if l.NewID != nil {
 		return l.NewID()
 	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	return hex.EncodeToString(b)
+	return backend.NewID()
 }
 
 func (l *Launcher) proxies() ProxyFactory {

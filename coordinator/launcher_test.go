@@ -51,6 +51,9 @@ func TestRunSuccess(t *testing.T) {
 		ev[1].Event != "exited" || *ev[1].Code != 3 {
 		t.Errorf("events %+v", ev)
 	}
+	if len(ev) == 2 && (ev[1].ExitScan == nil || !reflect.DeepEqual(ev[1].ExitScan.GitRedirects, res.Scan.GitRedirects)) {
+		t.Errorf("exited carries exit scan %+v, want the report's %+v", ev[1].ExitScan, res.Scan)
+	}
 	r.gone(t, "sandbox1")
 }
 
@@ -83,7 +86,7 @@ func TestRunFailures(t *testing.T) {
 		code     int
 		after    bool   // checks after the run ran
 		started  bool   // a started event
-		exited   bool   // an exited event: the member's outcome, before a 124 (contract 1)
+		exited   bool   // an exited event (the member ran to its end)
 		contains string // in the error
 	}{
 		{name: "invalid spec", spec: policy.Spec{Backend: "vm"}, code: policy.ExitUsage, contains: "backend"},
@@ -131,12 +134,20 @@ func TestRunFailures(t *testing.T) {
 			if got := len(ev) > 0 && ev[0].Event == "started"; got != c.started {
 				t.Errorf("events %+v", ev)
 			}
-			exited := false
+			// The member's outcome comes whenever the member ran to its end,
+			// also when a check after the run then fails (contract 1: exited,
+			// then the refusal); never when the launch itself failed.
+			exited := 0
 			for _, e := range ev {
-				exited = exited || e.Event == "exited"
+				if e.Event == "exited" {
+					exited++
+					if e.ExitScan == nil {
+						t.Errorf("exited without the exit scan")
+					}
+				}
 			}
-			if exited != c.exited {
-				t.Errorf("exited event: %v, want %v: %+v", exited, c.exited, ev)
+			if want := map[bool]int{true: 1}[c.exited]; exited != want {
+				t.Errorf("%d exited events, want %d: %+v", exited, want, ev)
 			}
 			r.gone(t, "sandbox1")
 		})

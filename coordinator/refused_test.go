@@ -24,8 +24,8 @@ func TestTTYNeedsATerminal(t *testing.T) {
 	io := r.stdio
 	io.In = pr
 	_, err = r.l.Run(t.Context(), Request{Spec: policy.Spec{Command: []string{"cat"}, TTY: true}, Stdio: io})
-	if policy.ExitCode(err) != policy.ExitRefused || policy.Field(err) != "tty" {
-		t.Fatalf("%v: exit %d field %q, want 125 tty", err, policy.ExitCode(err), policy.Field(err))
+	if policy.ExitCode(err) != policy.ExitRefused || policy.FieldOf(err) != "tty" {
+		t.Fatalf("%v: exit %d field %q, want 125 tty", err, policy.ExitCode(err), policy.FieldOf(err))
 	}
 	if r.j.has("native.launch") || len(events(t, r)) != 0 {
 		t.Errorf("something started: %v", events(t, r))

@@ -84,7 +84,7 @@ func descendants(reg *registry.Registry, id string) []registry.Entry {
 // owner would stop the whole tree: a child still starting is waited for,
 // and refused if it never records a pid 1.
 func withHelper(reg *registry.Registry, e registry.Entry) (registry.Entry, error) {
-	for end := time.Now().Add(startWait); e.Depth > 0 && e.HelperPid <= 0; time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(startWait); e.Depth > 0 && !e.Within && e.HelperPid <= 0; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
 			return e, fmt.Errorf("%w: nested sandbox %s has not started (no pid 1 recorded after %v); try again, or stop its requester %s", policy.ErrCannotSandbox, e.ID, startWait, e.Parent)
 		}
@@ -105,7 +105,7 @@ func withHelper(reg *registry.Registry, e registry.Entry) (registry.Entry, error
 // pid 1: SIGTERM, which pid 1 forwards to the member, then SIGKILL, which
 // ends the whole pid namespace.
 func stopOne(e registry.Entry, grace time.Duration) (string, error) {
-	if e.Depth == 0 {
+	if e.Depth == 0 || e.Within { // a child launched --within has its own owner
 		return stopOwner(e, grace)
 	}
 	helper, err := pin(e.HelperPid, e.HelperStart)

@@ -48,6 +48,16 @@
 // spliced tunnel holds two kernel pipes. Other connections (test dialers) are
 // copied by a read loop that holds no buffer while idle.
 //
+// # Connections
+//
+// At most [Config].MaxConns client connections (256) are served at once.
+// Beyond that a connection waits for a slot, first come first served, in a
+// queue of at most [Config].MaxQueue (1024) for at most
+// [Config].QueueTimeout (30s); a waiting connection holds its socket and a
+// parked goroutine, no buffer, and nothing of it is read. Past either bound
+// it is answered 503 naming the limit and closed, so a flood costs bounded
+// memory and the accept loop never blocks.
+//
 // # Limits
 //
 //   - An allowed host receives whatever the sandbox sends it. An allow list is

@@ -18,27 +18,43 @@ const maxResponseHead = 1 << 20
 
 // forward sends one plain HTTP request upstream and relays the response,
 // never following a redirect: a 3xx goes back to the client as it came.
+// Bodies framed by Content-Length move with splice(2) (see copyBody); the
+// watchdog then reads the upstream socket's counters, as for a tunnel.
 func (p *Proxy) forward(c net.Conn, br *bufio.Reader, req *request, t target, up net.Conn) {
-	w := newWatchdog(p.cfg.IdleTimeout, nil, func() { c.Close(); up.Close() })
+	w := newWatchdog(p.cfg.IdleTimeout, tcpActivity(up), func() { c.Close(); up.Close() })
 	defer w.stop()
 	if req.hasBody() && req.proto == "HTTP/1.1" && strings.EqualFold(req.header.Get("Expect"), "100-continue") {
 		io.WriteString(c, "HTTP/1.1 100 Continue\r\n\r\n")
 	}
 	sent := make(chan error, 1)
-	go func() { sent <- writeRequest(up, &touchReader{br, w}, req, t) }()
+	go func() {
+		err := writeRequest(up, bodySource{c, br, w}, req, t)
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			// The client ended inside its body: pass the end on, so the
+			// origin sees a short body now, not at the idle timeout.
+			closeWrite(up)
+		}
+		sent <- err
+	}()
 	defer func() {
 		// Unblock the body copy, which may still wait on either side.
 		up.Close()
 		c.SetReadDeadline(time.Now())
 		<-sent
 	}()
-	resp, err := readResponse(&touchReader{up, w}, req.method)
+	resp, ubr, err := readResponse(&touchReader{up, w}, req.method)
 	if err != nil {
 		reply(c, http.StatusBadGateway)
 		return
 	}
-	defer resp.Body.Close()
 	cleanResponse(resp, req.proto)
+	if n, ok := splicedLength(resp); ok {
+		// resp.Body is never read here: closing it would read on past the
+		// body, waiting on an origin that keeps its connection open.
+		relayLength(c, bodySource{up, ubr, w}, resp, n)
+		return
+	}
+	defer resp.Body.Close()
 	bw := bufio.NewWriter(c)
 	if resp.Write(bw) == nil {
 		bw.Flush()
@@ -49,7 +65,7 @@ func (r *request) hasBody() bool { return r.chunked || r.contentLength > 0 }
 
 // writeRequest writes the request in origin form with our own framing, and
 // its body.
-func writeRequest(up io.Writer, body io.Reader, req *request, t target) error {
+func writeRequest(up net.Conn, body bodySource, req *request, t target) error {
 	bw := bufio.NewWriter(up)
 	fmt.Fprintf(bw, "%s %s HTTP/1.1\r\nHost: %s\r\n", req.method, t.path, t.hostHeader())
 	h := req.header.Clone()
@@ -75,11 +91,11 @@ func writeRequest(up io.Writer, body io.Reader, req *request, t target) error {
 
 // writeBody re-frames the body: chunks are decoded and encoded again, so
 // nothing in the client's framing reaches the origin as is.
-func writeBody(up io.Writer, body io.Reader, req *request) error {
+func writeBody(up net.Conn, body bodySource, req *request) error {
 	switch {
 	case req.chunked:
 		cw := httputil.NewChunkedWriter(up)
-		if _, err := io.Copy(cw, httputil.NewChunkedReader(bufio.NewReader(body))); err != nil {
+		if _, err := io.Copy(cw, httputil.NewChunkedReader(bufio.NewReader(body.reader()))); err != nil {
 			return err
 		}
 		if err := cw.Close(); err != nil {
@@ -88,32 +104,33 @@ func writeBody(up io.Writer, body io.Reader, req *request) error {
 		_, err := io.WriteString(up, "\r\n")
 		return err
 	case req.contentLength > 0:
-		_, err := io.CopyN(up, body, req.contentLength)
-		return err
+		return copyBody(up, body, req.contentLength)
 	}
 	return nil
 }
 
 // readResponse reads the final response head, skipping interim 1xx ones.
 // 101 is refused: Upgrade was stripped, so a switch is not ours to relay.
-func readResponse(r io.Reader, method string) (*http.Response, error) {
+// The reader it returns holds what was read past the head: the body's
+// first bytes.
+func readResponse(r io.Reader, method string) (*http.Response, *bufio.Reader, error) {
 	lr := &io.LimitedReader{R: r, N: maxResponseHead}
 	br := bufio.NewReader(lr)
 	for range 8 {
 		resp, err := http.ReadResponse(br, &http.Request{Method: method})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch {
 		case resp.StatusCode == http.StatusSwitchingProtocols:
-			return nil, errors.New("upstream switched protocols")
+			return nil, nil, errors.New("upstream switched protocols")
 		case resp.StatusCode < 200:
 			continue
 		}
 		lr.N = math.MaxInt64
-		return resp, nil
+		return resp, br, nil
 	}
-	return nil, errors.New("too many interim responses")
+	return nil, nil, errors.New("too many interim responses")
 }
 
 // cleanResponse strips hop-by-hop and proxy headers and marks the response

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -36,11 +37,19 @@ type Config struct {
 	// OnDecision receives one Decision per request, on the connection's
 	// goroutine: it should not block. nil: decisions are dropped.
 	OnDecision func(Decision)
-	// MaxConns caps concurrent client connections; extra connections get a
-	// 503 whose body names the limit, and are closed. A slot is held until
-	// its connection ends: HeaderTimeout and IdleTimeout end connections
-	// that stall, so the cap slows a flood down but never wedges. 0: 256.
+	// MaxConns caps the client connections served at once. A slot is held
+	// until its connection ends: HeaderTimeout and IdleTimeout end
+	// connections that stall, so the cap slows a flood down but never
+	// wedges. 0: 256.
 	MaxConns int
+	// MaxQueue bounds the connections that wait, first come first served,
+	// for a slot when all MaxConns are taken; each waits without a buffer
+	// or a read (an accepted socket and a parked goroutine, about 4 KiB).
+	// A connection beyond it, or one still waiting after QueueTimeout, gets
+	// a 503 whose body names the limit, and is closed. 0: 1024.
+	MaxQueue int
+	// QueueTimeout bounds one connection's wait for a slot. 0: 30s.
+	QueueTimeout time.Duration
 	// HeaderTimeout bounds reading a request head, and separately resolving
 	// and dialing its destination. 0: 30s.
 	HeaderTimeout time.Duration
@@ -55,6 +64,7 @@ type Config struct {
 type Proxy struct {
 	cfg    Config
 	slots  chan struct{}
+	queued atomic.Int64    // connections waiting for a slot
 	ctx    context.Context // canceled by Close
 	cancel context.CancelFunc
 
@@ -83,6 +93,8 @@ func New(cfg Config) *Proxy {
 		cfg.OnDecision = func(Decision) {}
 	}
 	cfg.MaxConns = orDefault(cfg.MaxConns, 256)
+	cfg.MaxQueue = orDefault(cfg.MaxQueue, 1024)
+	cfg.QueueTimeout = orDefault(cfg.QueueTimeout, 30*time.Second)
 	cfg.HeaderTimeout = orDefault(cfg.HeaderTimeout, 30*time.Second)
 	cfg.IdleTimeout = orDefault(cfg.IdleTimeout, 5*time.Minute)
 	cfg.MaxHeaderBytes = orDefault(cfg.MaxHeaderBytes, 32<<10)
@@ -123,35 +135,6 @@ func (p *Proxy) Serve(ln net.Listener) error {
 		backoff = 0
 		p.admit(c)
 	}
-}
-
-// admit starts serving c, or refuses it when every slot is taken.
-func (p *Proxy) admit(c net.Conn) {
-	select {
-	case p.slots <- struct{}{}:
-	default:
-		p.refuseBusy(c)
-		return
-	}
-	// Registering and wg.Add happen under the lock that Close takes, so
-	// Close never waits while a goroutine is still being started.
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		<-p.slots
-		c.Close()
-		return
-	}
-	p.conns[c] = struct{}{}
-	p.wg.Add(1)
-	p.mu.Unlock()
-	go func() {
-		defer p.wg.Done()
-		defer func() { <-p.slots }()
-		defer p.dropConn(c)
-		defer c.Close()
-		p.serveConn(c)
-	}()
 }
 
 // Close closes every listener given to Serve and every open connection, and

@@ -152,8 +152,10 @@ func checkIdle(t *testing.T, w *world) {
 	}
 }
 
+// TestConnectionCap: a connection over the cap that waits in the queue
+// past QueueTimeout is answered 503; a freed slot serves again.
 func TestConnectionCap(t *testing.T) {
-	w := newWorld(t, func(c *Config) { c.MaxConns = 2 })
+	w := newWorld(t, func(c *Config) { c.MaxConns = 2; c.QueueTimeout = 200 * time.Millisecond })
 	var open []net.Conn
 	for range 2 {
 		c, err := w.connect(fmt.Sprintf("127.0.0.1:%d", w.eport))
@@ -217,5 +219,8 @@ func TestDefaults(t *testing.T) {
 	if c.MaxConns != 256 || c.HeaderTimeout != 30*time.Second || c.IdleTimeout != 5*time.Minute || c.MaxHeaderBytes != 32<<10 || cap(p.slots) != 256 {
 		t.Errorf("defaults: max conns %d, header timeout %v, idle timeout %v, max header %d, slots %d",
 			c.MaxConns, c.HeaderTimeout, c.IdleTimeout, c.MaxHeaderBytes, cap(p.slots))
+	}
+	if c.MaxQueue != 1024 || c.QueueTimeout != 30*time.Second {
+		t.Errorf("defaults: queue %d, queue timeout %v; want 1024, 30s", c.MaxQueue, c.QueueTimeout)
 	}
 }

@@ -62,22 +62,6 @@ func (p *Proxy) refuse(c net.Conn, d Decision, err error) {
 	lingerClose(c)
 }
 
-// refuseBusy turns away a connection over MaxConns without reading its
-// request: a 503 whose body names the cap and the way out, then a brief
-// drain in the background so the client reads the answer rather than a
-// reset, and never a wait in the accept loop. Slots come back as soon as
-// connections end; a connection that holds one without progress ends at
-// the header or the idle timeout, so the cap cannot wedge the proxy.
-func (p *Proxy) refuseBusy(c net.Conn) {
-	p.cfg.OnDecision(Decision{Reason: fmt.Sprintf("over the limit of %d connections", p.cfg.MaxConns)})
-	// A fresh socket's send buffer is empty, so this small write does not
-	// block the accept loop; the deadline is a backstop.
-	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
-	replyText(c, http.StatusServiceUnavailable,
-		fmt.Sprintf("too many open connections through the proxy (limit %d); close some and retry", p.cfg.MaxConns))
-	go lingerClose(c)
-}
-
 func statusOf(err error) int {
 	var se *statusError
 	switch {

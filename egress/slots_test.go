@@ -82,11 +82,16 @@ func TestSilentUpstreamEndsAtIdleTimeout(t *testing.T) {
 }
 
 // TestCapAnswersAndRecovers: with every slot held by a client that never
-// sends its head, the next client gets a 503 naming the cap, read in full
-// (no reset even though the proxy never read its request); once the header
-// timeout has closed the stalled clients, requests are served again.
+// sends its head, the next client waits in the queue and, past its
+// QueueTimeout, gets a 503 naming the cap, read in full (no reset even
+// though the proxy never read its request); once the header timeout has
+// closed the stalled clients, requests are served again.
 func TestCapAnswersAndRecovers(t *testing.T) {
-	w := newWorld(t, func(c *Config) { c.MaxConns = 2; c.HeaderTimeout = 400 * time.Millisecond })
+	w := newWorld(t, func(c *Config) {
+		c.MaxConns = 2
+		c.HeaderTimeout = 400 * time.Millisecond
+		c.QueueTimeout = 100 * time.Millisecond
+	})
 	for range 2 {
 		w.rawDial(t) // holds a slot, sends nothing
 	}

@@ -153,6 +153,9 @@ func (w *world) serveOrigin(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Length", "12")
 		fmt.Fprint(rw, "early answer")
 		rw.(http.Flusher).Flush()
+	case "/slow": // holds the exchange, so simultaneous requests overlap
+		time.Sleep(20 * time.Millisecond)
+		fmt.Fprint(rw, "slow")
 	case "/echo-body":
 		b, _ := io.ReadAll(r.Body)
 		fmt.Fprintf(rw, "body=%s", b)

@@ -52,7 +52,7 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (*os.P
 	if err != nil {
 		return nil, err
 	}
-	env := append(append([]string{}, plan.Env...), "ACBOX_ACCESS="+cfg.Access, "ACBOX_ID="+cfg.ID)
+	env := append(append(append([]string{}, plan.Env...), plan.AccessVars(cfg.Access)...), "ACBOX_ID="+cfg.ID)
 	attr := &os.ProcAttr{
 		Dir: plan.Cwd, Env: env, Files: mio.files,
 		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: mio.ctty, Ctty: 0},

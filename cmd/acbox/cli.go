@@ -26,6 +26,8 @@ type CLI struct {
 	Stop     StopCmd     `cmd:"" help:"Stop a sandbox and all its processes (SIGTERM, then SIGKILL after a grace period)."`
 	Gc       GcCmd       `cmd:"" name:"gc" help:"Remove what dead sandboxes left behind: registry entries, runtime directories, cgroups."`
 	Profile  ProfileCmd  `cmd:"" help:"List or show the saved launch profiles."`
+	Home     HomeCmd     `cmd:"" help:"List or remove the persisted homes of run --home."`
+	Image    ImageCmd    `cmd:"" help:"Build the docker backend's default image."`
 
 	ContainerInit ContainerInitCmd `cmd:"" name:"container-init" hidden:"" help:"The docker backend's in-container init (started by the docker backend)."`
 }
@@ -63,7 +65,7 @@ func Main(args []string, in *os.File, out, errw io.Writer) int {
 func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 	code := -1
 	streams := &Streams{In: in, Out: out, Err: errw}
-	parser, err := kong.New(cli,
+	opts := append(parseOptions(),
 		kong.Name("acbox"),
 		kong.Description("Run a command with only the access it was granted."),
 		kong.Writers(out, errw),
@@ -72,6 +74,7 @@ func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 		kong.Bind(streams),
 		kong.Bind(hostBackends()),
 	)
+	parser, err := kong.New(cli, opts...)
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)
 		return 1
@@ -94,6 +97,11 @@ func report(err error, s *Streams, args []string) int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	var st interface{ ExitStatus() int } // a launch given up on a signal
+	if errors.As(err, &st) {
+		fmt.Fprintln(s.Err, "acbox:", err)
+		return st.ExitStatus()
 	}
 	if err == nil {
 		return 0

@@ -2,13 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"io"
 	"os"
 
 	"golang.org/x/term"
 
 	"github.com/acbox/acbox/coordinator"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 )
 
 // LaunchFlags are the flags shared by `run` and `plan`; they build the same
@@ -28,6 +29,7 @@ type LaunchFlags struct {
 	PassEnv     []string `placeholder:"K" help:"Pass a variable from this environment (repeatable)."`
 	Mount       []string `placeholder:"SRC:DST[:ro|rw]" help:"Trusted runtime mount of a file, directory or socket (default ro)."`
 	Tmpfs       []string `placeholder:"PATH[:SIZE]" help:"Extra private tmpfs (default size 64MiB)."`
+	Home        string   `placeholder:"NAME" help:"Persisted home: mount ~/.local/state/acbox/homes/NAME (made if missing) read-write at the home instead of the private tmpfs; what one run leaves there, the next run with NAME reads."`
 	Memory      string   `help:"Memory limit, e.g. 2GiB."`
 	Pids        int      `help:"Process limit."`
 	BestEffort  bool     `help:"Run even when a requested control cannot be enforced; the report lists what is missing."`
@@ -37,7 +39,9 @@ type LaunchFlags struct {
 	Protect     []string `placeholder:"REL" help:"Keep REL (relative to each write grant) read-only, besides the built-in .git/hooks and .git/config (repeatable)."`
 	Unprotect   []string `placeholder:"REL" help:"Drop a built-in read-only carve-out of write grants: .git/hooks, .git/config, .git or hookspath (repeatable)."`
 	Profile     string   `placeholder:"NAME" help:"Start from the saved profile ~/.config/acbox/profiles/NAME.json (flags add to it)."`
-	Command     []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
+	Within      string   `placeholder:"ID" help:"Launch only if narrower than the live sandbox ID (as its broker would launch it); the child is stopped with ID."`
+	AdmissionFlags
+	Command []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
 }
 
 // spec builds the launch spec from --profile or --spec, and the flags.
@@ -69,8 +73,7 @@ func readSpec(name string, in *os.File) (policy.Spec, error) {
 	}
 	fh, err := os.Open(name)
 	if err != nil {
-		return policy.Spec{}, policy.WithRemedy("", "check the file named by --spec, or pass --spec - and the spec on stdin",
-			fmt.Errorf("%w: --spec: %w", policy.ErrInvalid, err))
+		return policy.Spec{}, policy.Invalid("--spec %s cannot be read (%v): name a JSON launch spec, or - for standard input", name, cause(err))
 	}
 	defer fh.Close()
 	return policy.ParseSpec(fh)
@@ -116,7 +119,13 @@ func (f *LaunchFlags) apply(s *policy.Spec) error {
 	s.Exclude = append(s.Exclude, f.Exclude...)
 	s.Protect = append(s.Protect, f.Protect...)
 	s.Unprotect = append(s.Unprotect, f.Unprotect...)
-	return nil
+	if f.Home != "" {
+		s.Home = f.Home
+	}
+	if f.Within != "" {
+		s.Within = f.Within
+	}
+	return f.applyAdmission(s)
 }
 
 func (f *LaunchFlags) applyNetwork(n *policy.NetworkSpec) {
@@ -144,7 +153,11 @@ func (f *LaunchFlags) applyMounts(s *policy.Spec) error {
 		s.Mounts = append(s.Mounts, ms)
 	}
 	for _, t := range f.Tmpfs {
-		s.Tmpfs = append(s.Tmpfs, policy.ParseTmpfsFlag(t))
+		ts, err := policy.ParseTmpfsFlag(t)
+		if err != nil {
+			return err
+		}
+		s.Tmpfs = append(s.Tmpfs, ts)
 	}
 	return nil
 }
@@ -176,8 +189,9 @@ func (f *LaunchFlags) tty(fromSpec bool) bool {
 }
 
 // resolve builds the plan for these flags on this host. A profile inside a
-// write grant of the resulting plan is refused (see policy.Profile).
-func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
+// write grant of the resulting plan is refused (see policy.Profile); the
+// plan's notices go to errw.
+func (f *LaunchFlags) resolve(in *os.File, errw io.Writer) (*policy.Plan, policy.Host, error) {
 	h, err := policy.HostFromEnv()
 	if err != nil {
 		return nil, h, err
@@ -186,13 +200,15 @@ func (f *LaunchFlags) resolve(in *os.File) (*policy.Plan, policy.Host, error) {
 	if err != nil {
 		return nil, h, err
 	}
-	var check func(*policy.Plan) error
-	if prof != nil {
-		check = prof.Check
-	}
-	// The plan a launch would run: no registry, nothing started.
+	// The plan a launch would run: nothing started, and no registry unless
+	// the plan is held within a live sandbox (which the registry names).
 	l := coordinator.Launcher{Host: h, Backends: backends()}
-	p, err := l.Resolve(context.Background(), s, check)
+	if s.Within != "" {
+		if l.Registry, err = registry.OpenRegistry(h.StateDir); err != nil {
+			return nil, h, err
+		}
+	}
+	p, err := l.Resolve(context.Background(), s, noticeCheck(s, h, prof, errw))
 	if err != nil {
 		return nil, h, err
 	}

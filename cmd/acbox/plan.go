@@ -22,7 +22,7 @@ type planView struct {
 
 // Run resolves and prints.
 func (c *PlanCmd) Run(s *Streams) error {
-	plan, _, err := c.resolve(s.In)
+	plan, _, err := c.resolve(s.In, s.Err)
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,9 @@ func (c *PsCmd) Run(s *Streams) error {
 		if list == nil {
 			list = []registry.Entry{}
 		}
+		for i := range list {
+			list[i].Plan = nil // what --within is judged against; acbox plan shows plans
+		}
 		b, _ := json.MarshalIndent(list, "", "  ")
 		_, err = fmt.Fprintln(s.Out, string(b))
 		return err

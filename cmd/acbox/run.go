@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/acbox/acbox/coordinator"
-	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -21,15 +21,21 @@ type RunCmd struct {
 
 // Run builds the spec and has the launcher run it, passing the member's
 // status on. Inside a delegating sandbox it asks the broker outside
-// instead.
+// instead. Everything that can be checked before the member starts is:
+// the status descriptor, the report file, the spec.
 func (c *RunCmd) Run(s *Streams) error {
 	events, err := openEvents(c.StatusFd)
 	if err != nil {
 		return err
 	}
 	s.status = events
+	rep, err := openReport(c.Report)
+	if err != nil {
+		return err
+	}
+	defer rep.close()
 	if os.Getenv("ACBOX_SOCKET") == policy.DelegateSocket {
-		return c.nested(s, events)
+		return c.nested(s, events, rep)
 	}
 	h, err := policy.HostFromEnv()
 	if err != nil {
@@ -43,10 +49,7 @@ func (c *RunCmd) Run(s *Streams) error {
 	if err := policy.CheckNoNUL(spec); err != nil {
 		return err
 	}
-	req := coordinator.Request{Spec: spec, Stdio: stdio(s.In), Report: c.Report != ""}
-	if prof != nil {
-		req.Check = prof.Check
-	}
+	req := coordinator.Request{Spec: spec, Stdio: stdio(s.In), Report: rep != nil, Check: noticeCheck(spec, h, prof, s.Err)}
 	l, err := newLauncher(h, events)
 	if err != nil {
 		return err
@@ -56,9 +59,7 @@ func (c *RunCmd) Run(s *Streams) error {
 	// bits cleared. --report adds the whole scan.
 	r, err := l.Run(context.Background(), req)
 	if r != nil && r.Outcome != nil {
-		if werr := writeReport(c.Report, r.Report, scanJSON(r.Scan)); werr != nil && err == nil {
-			err = werr
-		}
+		lateReport(s.Err, c.Report, rep.write(r.Report, scanJSON(r.Scan)))
 	}
 	if err != nil {
 		return err
@@ -66,9 +67,25 @@ func (c *RunCmd) Run(s *Streams) error {
 	return exitError{code: r.Code}
 }
 
+// noticeCheck is the plan check of a launch: the profile's, then the
+// notices about the plan (policy.Notices) on stderr, once it is accepted.
+func noticeCheck(spec policy.Spec, h policy.Host, prof *policy.Profile, errw io.Writer) func(*policy.Plan) error {
+	return func(p *policy.Plan) error {
+		if prof != nil {
+			if err := prof.Check(p); err != nil {
+				return err
+			}
+		}
+		for _, n := range policy.Notices(spec, p, h) {
+			fmt.Fprintln(errw, "acbox:", n)
+		}
+		return nil
+	}
+}
+
 // nested sends the launch to the broker of the delegating sandbox this
 // process runs in.
-func (c *RunCmd) nested(s *Streams, events *coordinator.Events) error {
+func (c *RunCmd) nested(s *Streams, events *coordinator.Events, rep *reportFile) error {
 	spec, err := c.specOnly(s.In)
 	if err != nil {
 		return err
@@ -78,8 +95,11 @@ func (c *RunCmd) nested(s *Streams, events *coordinator.Events) error {
 		return err
 	}
 	var report func(*policy.Report, json.RawMessage) error
-	if c.Report != "" {
-		report = func(r *policy.Report, scan json.RawMessage) error { return writeReport(c.Report, r, scan) }
+	if rep != nil {
+		report = func(r *policy.Report, scan json.RawMessage) error {
+			lateReport(s.Err, c.Report, rep.write(r, scan))
+			return nil
+		}
 	}
 	code, err := coordinator.Nested(policy.DelegateSocket, spec, stdio(s.In), events, report)
 	if err != nil {
@@ -100,26 +120,4 @@ func openEvents(fd int) (*coordinator.Events, error) {
 		return nil, fmt.Errorf("%w: --status-fd %d is not open: %w", policy.ErrInvalid, fd, err)
 	}
 	return coordinator.NewEvents(f), nil
-}
-
-// writeReport writes the report, with the exit scan when there is one.
-// A nested launch passes on the broker's JSON of the scan as it came.
-func writeReport(path string, r *policy.Report, scan json.RawMessage) error {
-	if path == "" || r == nil {
-		return nil
-	}
-	b, _ := json.MarshalIndent(struct {
-		*policy.Report
-		ExitScan json.RawMessage `json:"exit_scan,omitempty"`
-	}{r, scan}, "", "  ")
-	return os.WriteFile(path, append(b, '\n'), 0o600)
-}
-
-// scanJSON is the exit scan as the report's exit_scan (nil: none).
-func scanJSON(es *exitscan.ExitScan) json.RawMessage {
-	if es == nil {
-		return nil
-	}
-	b, _ := json.Marshal(es)
-	return b
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -34,6 +35,8 @@ func (c statusChecking) HostChecks() []backend.HostCheck {
 var (
 	upNative   = statusFake{avail: backend.Availability{Backend: "native", Available: true}}
 	downDocker = statusFake{avail: backend.Availability{Backend: "docker", Why: "no daemon", Remedy: "start it"}}
+	// downBare names no remedy; status gives the generic one apart.
+	downBare = statusFake{avail: backend.Availability{Backend: "docker", Why: "no daemon"}}
 )
 
 // TestStatus: each wired backend is asked, in order, in both formats.
@@ -52,7 +55,8 @@ func TestStatus(t *testing.T) {
   {
     "backend": "docker",
     "available": false,
-    "reason": "no daemon; start it"
+    "reason": "no daemon",
+    "remedy": "start it"
   }
 ]
 `},
@@ -64,6 +68,58 @@ func TestStatus(t *testing.T) {
 		if out.String() != tc.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, out.String(), tc.want)
 		}
+	}
+}
+
+// TestStatusNoBackend: with no backend available, status still prints
+// each one's reason, then fails as "this host cannot sandbox" (126); with
+// one available it succeeds.
+func TestStatusNoBackend(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		bs   []backend.Backend
+		want int
+	}{
+		{"none available", []backend.Backend{downDocker, downDocker}, policy.ExitCannotSandbox},
+		{"one available", []backend.Backend{downDocker, upNative}, 0},
+	} {
+		for _, asJSON := range []bool{false, true} {
+			var out strings.Builder
+			err := (&StatusCmd{JSON: asJSON}).Run(&Streams{Out: &out}, tc.bs)
+			if got := policy.ExitCode(err); got != tc.want {
+				t.Errorf("%s (json %v): exit %d (%v), want %d", tc.name, asJSON, got, err, tc.want)
+			}
+			if !strings.Contains(out.String(), "no daemon") {
+				t.Errorf("%s (json %v): the reasons are not printed: %q", tc.name, asJSON, out.String())
+			}
+			if err != nil && !strings.Contains(err.Error(), "acbox doctor") {
+				t.Errorf("%s: the failure does not name acbox doctor: %v", tc.name, err)
+			}
+		}
+	}
+}
+
+// TestStatusRemedyApart: in JSON every unavailable backend has a remedy
+// apart from its reason (contract 1), the generic one when the backend
+// names none; the text form joins them.
+func TestStatusRemedyApart(t *testing.T) {
+	var out strings.Builder
+	// The only backend is down: status exits 126 (TestStatusNoBackend)
+	// after printing it.
+	if err := (&StatusCmd{JSON: true}).Run(&Streams{Out: &out}, []backend.Backend{downBare}); err != nil && !errors.Is(err, policy.ErrCannotSandbox) {
+		t.Fatal(err)
+	}
+	var st []map[string]any
+	if err := json.Unmarshal([]byte(out.String()), &st); err != nil || len(st) != 1 {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if st[0]["reason"] != "no daemon" || st[0]["remedy"] != "run `acbox doctor` for the failing step and its remedy" {
+		t.Errorf("got %v", st[0])
+	}
+	out.Reset()
+	(&StatusCmd{}).Run(&Streams{Out: &out}, []backend.Backend{downBare})
+	if want := "docker: unavailable: no daemon; run `acbox doctor` for the failing step and its remedy\n"; out.String() != want {
+		t.Errorf("text: %q, want %q", out.String(), want)
 	}
 }
 
@@ -93,5 +149,32 @@ func TestDoctor(t *testing.T) {
 		if (err != nil) != tc.wantErr || (err != nil && !errors.Is(err, policy.ErrCannotSandbox)) {
 			t.Errorf("%s: err %v, want error %v", tc.name, err, tc.wantErr)
 		}
+	}
+}
+
+// TestVersionJSON: the contract's keys of `acbox version --json`.
+func TestVersionJSON(t *testing.T) {
+	out, errb, code := runMain(t, t.TempDir(), "version", "--json")
+	if code != 0 {
+		t.Fatalf("%d: %s", code, errb)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v["contract"] != float64(1) || v["version"] != releaseVersion() {
+		t.Errorf("contract %v version %v", v["contract"], v["version"])
+	}
+	for _, k := range []string{"commit", "go", "policy_digest"} {
+		if s, ok := v[k].(string); !ok || s == "" {
+			t.Errorf("%s: %v", k, v[k])
+		}
+	}
+	if _, ok := v["policy"].(map[string]any); !ok {
+		t.Errorf("policy: %v", v["policy"])
+	}
+	text, _, _ := runMain(t, t.TempDir(), "version")
+	if !strings.HasPrefix(text, "acbox "+releaseVersion()+" (") {
+		t.Errorf("text form: %q", text)
 	}
 }

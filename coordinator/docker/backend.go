@@ -190,7 +190,7 @@ func withStreams(io backend.LaunchIO) backend.LaunchIO {
 // Probe). Why is the check's error, which names the next step.
 func (b Backend) Available(ctx context.Context) backend.Availability {
 	st := Probe(ctx, "")
-	return backend.Availability{Backend: b.Name(), Available: st.Available, Why: st.Reason}
+	return backend.Availability{Backend: b.Name(), Available: st.Available, Why: st.Reason, Remedy: st.Remedy}
 }
 
 // Live implements backend.Backend: the ids of the acbox containers on this
@@ -199,9 +199,14 @@ func (Backend) Live(ctx context.Context) ([]string, error) { return LiveSandboxe
 
 // Cleanup implements backend.Backend: it removes the acbox containers whose
 // owning acbox is gone (see RemoveOrphans), sparing those whose id live
-// reports (nil live spares none), and names each "container NAME".
+// reports (nil live spares none), and names each "container NAME". On a
+// host without docker (no socket, no docker binary) there is nothing to
+// clean and no error.
 func (Backend) Cleanup(ctx context.Context, live func(id string) bool) ([]string, error) {
 	c, err := connect(ctx)
+	if notInstalled(err) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

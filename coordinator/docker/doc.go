@@ -97,7 +97,9 @@
 //   - The acbox binary bound into the container is trusted; it is refused
 //     when it lies inside one of the plan's write grants.
 //   - The member's exit status is passed as docker reports it (128+N for a
-//     signal); Outcome.Signal stays 0.
+//     signal); Outcome.Signal is N read back from it, since the status is
+//     all that crosses back: a member that exits with 128+N itself reads
+//     as killed by N.
 //
 // # Platform notes
 //

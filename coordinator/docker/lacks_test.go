@@ -69,19 +69,23 @@ var planFields = map[string]string{
 	"Mounts":         "honoured: binds, like the grants",
 	"Tmpfs":          "honoured: the container's tmpfs mounts",
 	"Env":            "honoured: sent through the gate once the binds are verified",
+	"AccessEnv":      "honoured: more names for ACBOX_ACCESS in the member's environment (env in spec.go)",
 	"Network":        "honoured: none, or proxy through the relay; Lacks refuses host",
 	"TTY":            "honoured: the container's tty",
 	"Limits":         "honoured: memory (no swap) and pids limits",
 	"BestEffort":     "no effect: every docker control is required; Landlock is not requested (report.go)",
 	"Image":          "honoured: the container's image",
 	"Labels":         "honoured: container labels",
+	"Wait":           "no effect: admission waits before any backend is asked",
 	"Delegate":       "Lacks: nested launches are refused",
 	"Depth":          "no effect: the registry's bookkeeping of nested launches",
 	"Parent":         "no effect: the registry's bookkeeping of nested launches",
+	"Within":         "no effect: the registry's bookkeeping (a --within child is stopped through its own owner)",
 	"View":           "Lacks: the host view is refused",
 	"Masks":          "Lacks: a mask inside a grant or mount source is refused; others are moot (the image's files)",
 	"Views":          "no effect: the native backend's directory snapshots for masks, which Lacks refuses where they matter",
 	"Protected":      "honoured: carve-outs bound read-only onto themselves, with pins (spec.go)",
+	"PersistedHome":  "honoured: it is also one of Mounts (a read-write bind at the home, held and checked at the start gate like every bind); the launcher locks it and the exit scan walks it",
 	"ProtectMissing": "no effect: --protect paths that do not exist; nothing is mounted there",
 }
 
@@ -97,6 +101,16 @@ func TestEveryPlanFieldClassified(t *testing.T) {
 	for name := range planFields {
 		if !seen[name] {
 			t.Errorf("planFields names %s, which policy.Plan no longer has", name)
+		}
+	}
+}
+
+// TestSignalOf: the exited event's signal on docker is read back from the
+// 128+N status the init reports.
+func TestSignalOf(t *testing.T) {
+	for code, want := range map[int]int{0: 0, 1: 0, 127: 0, 128: 0, 129: 1, 137: 9, 143: 15, 192: 64, 193: 0, 255: 0} {
+		if got := signalOf(code); got != want {
+			t.Errorf("signalOf(%d) = %d, want %d", code, got, want)
 		}
 	}
 }

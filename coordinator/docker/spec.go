@@ -170,9 +170,10 @@ func (s *setup) cmd() []string {
 	return append(append(c, "--"), s.plan.Command...)
 }
 
-// env is the member's environment: the plan's, and ACBOX_ACCESS.
+// env is the member's environment: the plan's, and ACBOX_ACCESS under its
+// names (access_env).
 func (s *setup) env() []string {
-	return append(append([]string{}, s.plan.Env...), "ACBOX_ACCESS="+s.plan.Access(true))
+	return append(append([]string{}, s.plan.Env...), s.plan.AccessVars(s.plan.Access(true))...)
 }
 
 // config returns the create request. Every map and slice is a copy, so

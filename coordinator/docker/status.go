@@ -12,19 +12,17 @@ import (
 )
 
 // DefaultImage is used when the plan names no image: busybox alone,
-// built locally from Debian's static busybox (see BuildCommand).
+// built locally from the host's static busybox by `acbox image build`
+// (BuildImage).
 const DefaultImage = "acbox-busybox:1"
 
-// BuildCommand returns the shell command that builds image when it is
+// BuildCommand returns the command that builds image when it is
 // DefaultImage, and a pull hint otherwise.
 func BuildCommand(image string) string {
 	if image != DefaultImage {
 		return "docker pull " + image + " (or docker build -t " + image + " DIR)"
 	}
-	return `d=$(mktemp -d) && cp /bin/busybox "$d"/ && ` +
-		`printf 'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox","--install","-s","/bin"]\n' > "$d"/Dockerfile && ` +
-		`docker build -t ` + DefaultImage + ` "$d" && rm -r "$d"` +
-		` (needs /bin/busybox from Debian's busybox-static: apt-get install busybox-static)`
+	return "acbox image build (it needs a static busybox at " + DefaultBusybox + ": apt-get install busybox-static)"
 }
 
 // Status says whether the docker backend can run here. Its fields and tags
@@ -33,6 +31,7 @@ type Status struct {
 	Backend   string `json:"backend"`
 	Available bool   `json:"available"`
 	Reason    string `json:"reason,omitempty"`
+	Remedy    string `json:"remedy,omitempty"` // the next step, apart from Reason
 }
 
 // Probe checks the daemon (reachable, permitted, rootful without userns
@@ -41,7 +40,11 @@ type Status struct {
 func Probe(ctx context.Context, image string) Status {
 	st := Status{Backend: "docker"}
 	if err := probe(ctx, image); err != nil {
-		st.Reason = err.Error()
+		st.Reason, st.Remedy = err.Error(), remedyFor(err)
+		var mi *missingImage
+		if errors.As(err, &mi) {
+			st.Reason = "image " + mi.image + " is missing"
+		}
 		return st
 	}
 	st.Available = true
@@ -68,7 +71,7 @@ func checkImage(ctx context.Context, c *engine.Client, image string) error {
 	}
 	img, err := c.ImageInspect(ctx, image)
 	if errors.Is(err, engine.ErrNotFound) {
-		return fmt.Errorf("%w: image %s is missing; build it with: %s", policy.ErrCannotSandbox, image, BuildCommand(image))
+		return &missingImage{image}
 	}
 	if err != nil {
 		return fmt.Errorf("%w: inspect image %s: %w", policy.ErrCannotSandbox, image, err)
@@ -92,4 +95,27 @@ func keys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// missingImage is an image the daemon does not have; its message names the
+// build command, which Status gives apart as the remedy.
+type missingImage struct{ image string }
+
+func (e *missingImage) Error() string {
+	return fmt.Sprintf("%v: image %s is missing; build it with: %s", policy.ErrCannotSandbox, e.image, BuildCommand(e.image))
+}
+
+func (e *missingImage) Unwrap() error { return policy.ErrCannotSandbox }
+
+// remedyFor is the next step after a failed probe, for a client that shows
+// it apart from the reason (`acbox status --json`).
+func remedyFor(err error) string {
+	var mi *missingImage
+	switch {
+	case errors.As(err, &mi):
+		return "build it with: " + BuildCommand(mi.image)
+	case errors.Is(err, engine.ErrConnect):
+		return "start the Docker daemon and make sure your user may use its socket, or use --backend native"
+	}
+	return "fix what the reason names, or use --backend native"
 }

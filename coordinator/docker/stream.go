@@ -75,7 +75,7 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report)
 			if err := l.execFailure(); err != nil {
 				return nil, err
 			}
-			return &backend.Outcome{Code: r.code, Report: rep, Duration: time.Since(l.begin)}, nil
+			return &backend.Outcome{Code: r.code, Signal: signalOf(r.code), Report: rep, Duration: time.Since(l.begin)}, nil
 		}
 	}
 }
@@ -147,4 +147,15 @@ func (l *launch) terminal(ctx context.Context) func() {
 
 func unixName(sig os.Signal) string {
 	return strings.TrimPrefix(unix.SignalName(sig.(unix.Signal)), "SIG")
+}
+
+// signalOf reads the signal from the member's exit status as the
+// in-container init reports it (128+N for signal N; initproc). The
+// container's status is all that crosses back, so a member that itself
+// exits with 128+N reads as killed by N, as a shell would read it.
+func signalOf(code int) int {
+	if code > 128 && code <= 128+64 {
+		return code - 128
+	}
+	return 0
 }

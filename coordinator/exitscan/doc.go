@@ -1,5 +1,7 @@
 // Package exitscan checks a sandbox's write grants after the run for what
 // outlives it: set-id programs and device nodes the member left behind.
+// A persisted home (--home) outlives the run as a write grant does, and is
+// walked as one (policy.Plan.ScanRoots); "write grant" below means both.
 //
 // After every launch that got as far as starting the member (a normal
 // exit, a failed launch, a signal to acbox), once every process of the

@@ -56,13 +56,13 @@ type walker struct {
 	prior      *snapshot // the walk before the run, with --report
 }
 
-// walkGrants walks the plan's write grants with w.
+// walkGrants walks the plan's write grants and persisted home with w.
 func walkGrants(p *policy.Plan, w *walker) *snapshot {
 	w.plan, w.snap, w.left, w.roots = p, newSnapshot(), Cap, map[string]bool{}
-	for _, g := range p.WriteGrants() {
+	for _, g := range p.ScanRoots() {
 		w.roots[g] = true
 	}
-	for _, g := range p.WriteGrants() {
+	for _, g := range p.ScanRoots() {
 		if fd, ok := w.openRoot(g); ok {
 			w.dir(fd, g, 0)
 		}

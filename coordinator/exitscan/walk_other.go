@@ -21,7 +21,7 @@ type walker struct {
 func walkGrants(p *policy.Plan, w *walker) *snapshot {
 	s := newSnapshot()
 	if w.after {
-		for _, g := range p.WriteGrants() {
+		for _, g := range p.ScanRoots() {
 			s.unchecked = append(s.unchecked, g+": the exit scan runs only on Linux")
 		}
 	}

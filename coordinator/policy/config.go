@@ -14,8 +14,14 @@ import (
 // Config is the user's ~/.config/acbox/config.json. Unknown keys are
 // refused so that a typo never silently drops a protection.
 type Config struct {
-	// Protect lists paths no grant may equal, contain or sit inside.
-	Protect []string `json:"protect,omitempty"`
+	// Private lists paths no grant may equal, contain or sit inside, and
+	// that every sandbox masks (Host.Protect). It was "protect" before
+	// contract 1, a name the launch spec uses for write-grant carve-outs.
+	Private []string `json:"private,omitempty"`
+	// OldProtect is the former name of Private, refused with a pointer to
+	// the new one rather than read: a silent rename could drop a
+	// protection, and a key read under two names could be set twice.
+	OldProtect json.RawMessage `json:"protect,omitempty"`
 	// MaxSandboxes overrides the host-wide admission cap (0: computed).
 	MaxSandboxes int `json:"max_sandboxes,omitempty"`
 }
@@ -51,6 +57,9 @@ func LoadConfig(dir string) (Config, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
 		return Config{}, fmt.Errorf("%w: config %s: %w", ErrInvalid, path, err)
+	}
+	if c.OldProtect != nil {
+		return Config{}, invalid(`config %s: "protect" is now "private" (the launch spec's "protect" means write-grant carve-outs): rename the key`, path)
 	}
 	return c, nil
 }

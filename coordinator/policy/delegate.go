@@ -9,12 +9,6 @@ const (
 	DelegateSocket = DelegateDir + "/broker.sock"
 )
 
-// reservedTarget: where the delegation mounts go; no spec mount may target
-// them (other paths under DelegateDir are ordinary targets).
-func reservedTarget(dst string) bool {
-	return dst == DelegateDir || within(dst, DelegateDir+"/bin") || dst == DelegateSocket
-}
-
 // delegateEnv adds ACBOX_SOCKET and puts the acbox binary on PATH.
 func delegateEnv(env []string) []string {
 	out := make([]string, 0, len(env)+1)

@@ -75,7 +75,7 @@ func TestFieldAndRemedy(t *testing.T) {
 		{"exec", &ExecError{Command: "x", Class: ExecNotFound}, "command[0]", "grant the directory that holds it with --read, or mount it with --mount"},
 		{"plain", errors.New("x"), "", ""},
 	} {
-		if f, rem := Field(tc.err), Remedy(tc.err); f != tc.field || rem != tc.remedy {
+		if f, rem := FieldOf(tc.err), Remedy(tc.err); f != tc.field || rem != tc.remedy {
 			t.Errorf("%s: field %q remedy %q, want %q %q", tc.name, f, rem, tc.field, tc.remedy)
 		}
 		if tc.err.Error() != strings.TrimSpace(tc.err.Error()) {
@@ -105,8 +105,8 @@ func TestResolveNamesTheField(t *testing.T) {
 		{"too much in all", Spec{Command: []string{"true"}, Env: manyVars(40, MaxArgStrlen/2)}, "env", ExitRefused},
 	} {
 		_, err := Resolve(tc.spec, f.host)
-		if Field(err) != tc.field || ExitCode(err) != tc.code {
-			t.Errorf("%s: %v: field %q exit %d, want %q %d", tc.name, err, Field(err), ExitCode(err), tc.field, tc.code)
+		if FieldOf(err) != tc.field || ExitCode(err) != tc.code {
+			t.Errorf("%s: %v: field %q exit %d, want %q %d", tc.name, err, FieldOf(err), ExitCode(err), tc.field, tc.code)
 		}
 	}
 }
@@ -131,8 +131,8 @@ func TestSpecErrorsNameTheField(t *testing.T) {
 		{`{"command":["true"],"cwd":""}`, "cwd"},
 	} {
 		_, err := ParseSpec(strings.NewReader(tc.json))
-		if Field(err) != tc.field || ExitCode(err) != ExitUsage {
-			t.Errorf("%s: %v: field %q exit %d, want %q 2", tc.json, err, Field(err), ExitCode(err), tc.field)
+		if FieldOf(err) != tc.field || ExitCode(err) != ExitUsage {
+			t.Errorf("%s: %v: field %q exit %d, want %q 2", tc.json, err, FieldOf(err), ExitCode(err), tc.field)
 		}
 	}
 }

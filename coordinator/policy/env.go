@@ -16,6 +16,16 @@ var proxyEnv = []string{
 	"NODE_USE_ENV_PROXY=1",
 }
 
+// forwarded are the host's locale and terminal variables the member gets
+// as they are (LANG and TERM default to C.UTF-8 and dumb when unset): they
+// say how to format text and colour, which the agent-team extension's
+// members expect (its seed forwards LC_ALL and COLORTERM), and name no path
+// or secret. LC_* are the glibc categories.
+var forwarded = []string{
+	"LANG", "TERM", "COLORTERM", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_MONETARY", "LC_NUMERIC",
+	"LC_TIME", "LC_ADDRESS", "LC_IDENTIFICATION", "LC_MEASUREMENT", "LC_NAME", "LC_PAPER", "LC_TELEPHONE",
+}
+
 // buildEnv returns the member's environment: a fixed minimal set, the proxy
 // variables when the proxy is on, then --pass-env and --env. ACBOX_ACCESS is
 // added by the backend once it knows what it enforced.
@@ -24,7 +34,7 @@ func buildEnv(s Spec, p *Plan, h Host) ([]string, error) {
 		"PATH": DefaultPath, "HOME": p.Home, "TMPDIR": "/tmp", "USER": p.User,
 		"LANG": "C.UTF-8", "TERM": "dumb",
 	}
-	for _, k := range []string{"LANG", "TERM"} {
+	for _, k := range forwarded {
 		if v, ok := h.getenv(k); ok && v != "" {
 			env[k] = v
 		}
@@ -54,16 +64,6 @@ func buildEnv(s Spec, p *Plan, h Host) ([]string, error) {
 		out = append(out, k+"="+env[k])
 	}
 	return out, nil
-}
-
-func checkEnvName(k string) error {
-	if k == "" || strings.ContainsAny(k, "=\x00") {
-		return invalid("environment name %q is not valid", k)
-	}
-	if strings.HasPrefix(k, "ACBOX_") {
-		return invalid("environment name %q: ACBOX_ variables are set by acbox itself", k)
-	}
-	return nil
 }
 
 // ParseEnvFlag reads K=V.

@@ -67,10 +67,10 @@ func resolveGrant(p string, write bool, h Host) (string, fs.FileInfo, error) {
 func resolveGrants(a Access, h Host) ([]Grant, error) {
 	seen := map[string]int{}
 	var out []Grant
-	add := func(p string, write bool) error {
+	add := func(p string, write bool, field string) error {
 		abs, fi, err := resolveGrant(p, write, h)
 		if err != nil {
-			return err
+			return AtField(field, err)
 		}
 		if i, ok := seen[abs]; ok {
 			out[i].Write = out[i].Write || write
@@ -82,13 +82,13 @@ func resolveGrants(a Access, h Host) ([]Grant, error) {
 		return nil
 	}
 	for i, p := range a.Write {
-		if err := add(p, true); err != nil {
-			return nil, AtField(fmt.Sprintf("access.write[%d]", i), err)
+		if err := add(p, true, fmt.Sprintf("access.write[%d]", i)); err != nil {
+			return nil, err
 		}
 	}
 	for i, p := range a.Read {
-		if err := add(p, false); err != nil {
-			return nil, AtField(fmt.Sprintf("access.read[%d]", i), err)
+		if err := add(p, false, fmt.Sprintf("access.read[%d]", i)); err != nil {
+			return nil, err
 		}
 	}
 	sortParentsFirst(out, func(i int) string { return out[i].Path })

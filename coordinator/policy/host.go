@@ -13,11 +13,14 @@ import (
 type Host struct {
 	UID, GID  int
 	User      string
-	Home      string   // the user's home directory, canonical
-	Cwd       string   // the launch directory, for relative paths
-	StateDir  string   // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
-	ConfigDir string   // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
-	Protect   []string // protected paths from the config and ACBOX_PROTECT
+	Home      string // the user's home directory, canonical
+	Cwd       string // the launch directory, for relative paths
+	StateDir  string // acbox's own state: $XDG_RUNTIME_DIR/acbox, ~/.local/state/acbox or /tmp/acbox-UID (host_state.go)
+	ConfigDir string // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
+	// Protect are the private paths from the config ("private") and
+	// ACBOX_PRIVATE: no grant may be, contain or lie inside one, and every
+	// sandbox masks them. (The Go name predates the rename to "private".)
+	Protect []string
 	// Places are state and config directories other launches of this user
 	// recorded (host_places.go); every launch masks and refuses them.
 	Places []string
@@ -38,7 +41,7 @@ func HostFromEnv() (Host, error) {
 	if wd, err := os.Getwd(); err == nil {
 		h.Cwd = wd
 	}
-	h.StateDir = stateDir(h.Home)
+	h.StateDir = stateDir(h.Home, h.UID)
 	h.ConfigDir = configDir(h.Home)
 	places, err := loadPlaces(h)
 	if err != nil {
@@ -49,16 +52,19 @@ func HostFromEnv() (Host, error) {
 	if err != nil {
 		return h, err
 	}
-	h.Protect = append(h.Protect, cfg.Protect...)
+	h.Protect = append(h.Protect, cfg.Private...)
 	h.MaxSandboxes = cfg.MaxSandboxes
-	if v := os.Getenv("ACBOX_PROTECT"); v != "" {
+	if _, ok := os.LookupEnv("ACBOX_PROTECT"); ok {
+		return h, invalid("ACBOX_PROTECT is now ACBOX_PRIVATE (the launch spec's \"protect\" means write-grant carve-outs): rename the variable")
+	}
+	if v := os.Getenv("ACBOX_PRIVATE"); v != "" {
 		h.Protect = append(h.Protect, filepath.SplitList(v)...)
 	}
 	for i, p := range h.Protect {
 		h.Protect[i] = expandHome(p, h.Home)
 		if !filepath.IsAbs(h.Protect[i]) {
 			// Skipping it would silently drop a protection the user asked for.
-			return h, invalid("protected path %q (config.json protect or ACBOX_PROTECT) is not absolute: write it as /path or ~/path", p)
+			return h, invalid("private path %q (config.json private or ACBOX_PRIVATE) is not absolute: write it as /path or ~/path", p)
 		}
 	}
 	return h, nil
@@ -76,13 +82,6 @@ func lookupUser(uid int) (name, home string) {
 		home = "/"
 	}
 	return name, filepath.Clean(home)
-}
-
-func stateDir(home string) string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
-		return filepath.Join(d, "acbox")
-	}
-	return fallbackStateDir(home)
 }
 
 func configDir(home string) string {

@@ -11,6 +11,9 @@ import (
 // narrowed against. Any allowlist turns the proxy on; an unknown mode or a
 // bad entry is an error naming it.
 func resolveNetwork(n NetworkSpec) (egress.Policy, error) {
+	if err := checkPorts(n); err != nil {
+		return egress.Policy{}, err
+	}
 	mode := n.Mode
 	if mode == "" && n.Allow != nil {
 		mode = "proxy"
@@ -30,6 +33,9 @@ func resolveNetwork(n NetworkSpec) (egress.Policy, error) {
 				r, err := egress.ParseRule(a)
 				if err != nil {
 					return egress.Policy{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+				}
+				if err := checkReachable(r, a); err != nil {
+					return egress.Policy{}, err
 				}
 				out.Allow = append(out.Allow, r)
 			}

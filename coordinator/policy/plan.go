@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/acbox/acbox/egress"
 )
@@ -32,12 +33,18 @@ type Plan struct {
 	BestEffort bool              `json:"best_effort"`
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
-	Delegate   bool              `json:"delegate"`         // nested launches allowed (broker socket inside)
-	Depth      int               `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
-	Parent     string            `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
-	View       string            `json:"view"`             // ViewGrants or ViewHost
-	Masks      []Mask            `json:"masks"`            // hidden paths, parents first; see view_masks.go
-	Views      []ViewDir         `json:"views,omitempty"`  // directory snapshots that hold the masks; see view_hold.go
+	// Wait is how long admission queues for a slot (0: refuse at once).
+	// It changes when the sandbox starts, never what it may reach.
+	Wait     time.Duration `json:"-"`
+	Delegate bool          `json:"delegate"`         // nested launches allowed (broker socket inside)
+	Depth    int           `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
+	Parent   string        `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
+	// Within: Parent was named by the spec's "within" (acbox run
+	// --within), not by a broker: an outside coordinator's child.
+	Within bool      `json:"within,omitempty"`
+	View   string    `json:"view"`            // ViewGrants or ViewHost
+	Masks  []Mask    `json:"masks"`           // hidden paths, parents first; see view_masks.go
+	Views  []ViewDir `json:"views,omitempty"` // directory snapshots that hold the masks; see view_hold.go
 	// Protected are the carve-outs in write grants, parents first: read-only
 	// binds of a path onto itself, and the pins that keep their parents in
 	// place; see protect.go.
@@ -45,6 +52,12 @@ type Plan struct {
 	// ProtectMissing are --protect paths absent from a write grant: nothing
 	// was mounted there, and the member may create them.
 	ProtectMissing []string `json:"protect_missing,omitempty"`
+	// PersistedHome is the --home directory mounted at Home (also listed in
+	// Mounts) instead of the private tmpfs; nil: the tmpfs. See home.go.
+	PersistedHome *PersistedHome `json:"persisted_home,omitempty"`
+	// AccessEnv are more names for ACBOX_ACCESS (the spec's access_env),
+	// checked by Resolve; see access.go.
+	AccessEnv []string `json:"access_env,omitempty"`
 }
 
 // SystemPath is a host system directory shown read-only, or a merged-/usr
@@ -104,26 +117,6 @@ func SystemPaths() []SystemPath {
 		}
 	}
 	return out
-}
-
-// Access returns the ACBOX_ACCESS value: what the member can reach.
-func (p *Plan) Access(enforced bool) string {
-	a := struct {
-		Enforced bool          `json:"enforced"`
-		Backend  string        `json:"backend"`
-		Read     []string      `json:"read"`
-		Write    []string      `json:"write"`
-		Network  egress.Policy `json:"network"`
-	}{enforced, p.Backend, []string{}, []string{}, p.Network}
-	for _, g := range p.Grants {
-		if g.Write {
-			a.Write = append(a.Write, g.Path)
-		} else {
-			a.Read = append(a.Read, g.Path)
-		}
-	}
-	b, _ := json.Marshal(a)
-	return string(b)
 }
 
 // JSON renders the plan for `acbox plan`.

@@ -74,7 +74,7 @@ func checkProtected(p string, h Host) error {
 		}
 		q = canonicalOrClean(q)
 		if within(p, q) || within(q, p) {
-			return refuse(p, "it is, contains or lies inside the protected path "+q, "grant a directory that does not include it")
+			return refuse(p, "it is, contains or lies inside the private path "+q, "grant a directory that does not include it")
 		}
 	}
 	return nil

@@ -12,6 +12,9 @@ import (
 // The spec names a concrete backend (native, the default, or docker): the
 // launcher replaces "auto" before resolving, and Resolve refuses it.
 func Resolve(s Spec, h Host) (*Plan, error) {
+	if err := checkVersion(s.Version); err != nil {
+		return nil, err
+	}
 	backend, err := resolveBackend(s.Backend)
 	if err != nil {
 		return nil, AtField("backend", err)
@@ -19,19 +22,32 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if len(s.Command) == 0 || s.Command[0] == "" {
 		return nil, AtField("command", invalid("no command: give it after --, or as \"command\" in the spec"))
 	}
+	if err := checkLabels(s.Labels); err != nil {
+		return nil, err
+	}
 	p := &Plan{
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
 		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
 		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
-		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth,
+		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth, Within: s.Within != "",
+	}
+	if p.Wait, err = ParseWait(s.Wait); err != nil {
+		return nil, err
+	}
+	if err = CheckLabels(s.Labels); err != nil {
+		return nil, err
 	}
 	if p.View, err = ParseView(s.View); err != nil {
 		return nil, AtField("view", err)
 	}
-	if p.Grants, err = resolveGrants(s.Access, h); err != nil {
+	hp, err := withPrivate(h, s.Private) // grants and masks only: see private.go
+	if err != nil {
 		return nil, err
 	}
-	if p.Masks, err = resolveMasks(p, s.Exclude, h); err != nil {
+	if p.Grants, err = resolveGrants(s.Access, hp); err != nil {
+		return nil, err
+	}
+	if p.Masks, err = resolveMasks(p, s.Exclude, hp); err != nil {
 		return nil, AtField("exclude", err)
 	}
 	if p.Cwd, err = viewCwd(s.Cwd, p, h); err != nil {
@@ -52,6 +68,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if err = resolveView(p, h); err != nil {
 		return nil, err
 	}
+	if err = resolveHome(s, p, h); err != nil {
+		return nil, err
+	}
 	// After the view: the host view has no home tmpfs to count.
 	if err = CheckTmpfsBudget(p.Tmpfs, p.Limits.Memory, hostMemory(h)); err != nil {
 		return nil, err
@@ -66,6 +85,9 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	}
 	if p.Env, err = buildEnv(s, p, h); err != nil {
 		return nil, AtField("env", err)
+	}
+	if p.AccessEnv, err = checkAccessEnv(s); err != nil {
+		return nil, err
 	}
 	if err = checkArgSize(p.Command, p.Env); err != nil {
 		return nil, err
@@ -138,8 +160,8 @@ func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
 		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
 			return nil, refuse(m.Target, "mount target must be absolute and not /, /proc, /dev or /sys", "")
 		}
-		if reservedTarget(dst) && !m.Internal {
-			return nil, refuse(dst, "is reserved for acbox's own delegation mounts", "mount it at another target")
+		if reservedDir(dst) && !m.Internal {
+			return nil, refuse(dst, "lies in "+DelegateDir+", which is reserved for acbox's own mounts", "mount it at another target")
 		}
 		kind, err := mountKind(src)
 		if err != nil {
@@ -194,6 +216,9 @@ func resolveTmpfs(ts []TmpfsSpec, h Host, memory int64) ([]Tmpfs, error) {
 		if !ok || dst == "/" || within(dst, "/proc") || within(dst, "/dev") || within(dst, "/sys") {
 			return nil, refuse(t.Target, "tmpfs target must be absolute and not /, /proc, /dev or /sys", "")
 		}
+		if reservedDir(dst) {
+			return nil, refuse(dst, "lies in "+DelegateDir+", which is reserved for acbox's own mounts", "choose another tmpfs target")
+		}
 		if given[dst] {
 			return nil, invalid("tmpfs %s is given more than once: give it once, with the size you want", dst)
 		}
@@ -244,14 +269,6 @@ func resolveLimits(l LimitsSpec) (Limits, error) {
 		out.Pids = l.Pids
 	}
 	return out, nil
-}
-
-// ParseTmpfsFlag reads PATH[:SIZE].
-func ParseTmpfsFlag(s string) TmpfsSpec {
-	if i := strings.LastIndexByte(s, ':'); i > 0 {
-		return TmpfsSpec{Target: s[:i], Size: s[i+1:]}
-	}
-	return TmpfsSpec{Target: s}
 }
 
 // ParseMountFlag reads SRC:DST[:ro|rw] or SRC[:ro|rw].

@@ -66,9 +66,9 @@ func TestGrantRefusals(t *testing.T) {
 		{"sys", nil, []string{"/sys/kernel"}, "kernel and device trees"},
 		{"home", nil, []string{home}, "home directory or a parent"},
 		{"parent of home", nil, []string{filepath.Dir(home)}, "home directory or a parent"},
-		{"protected", nil, []string{home + "/secret"}, "protected path"},
-		{"state dir", nil, []string{f.host.StateDir}, "protected path"},
-		{"contains state", nil, []string{f.root + "/var"}, "protected path"},
+		{"protected", nil, []string{home + "/secret"}, "private path"},
+		{"state dir", nil, []string{f.host.StateDir}, "private path"},
+		{"contains state", nil, []string{f.root + "/var"}, "private path"},
 		{"missing", nil, []string{home + "/nope"}, "does not exist"},
 		{"file", nil, []string{home + "/file"}, "not a directory"},
 		{"symlink", nil, []string{home + "/link"}, "not canonical"},
@@ -177,8 +177,8 @@ func TestInvalidInput(t *testing.T) {
 		{"allow with host", Spec{Command: []string{"x"}, Access: Access{Network: NetworkSpec{Mode: "host", Allow: &[]string{"example.com"}}}}, "applies only to the proxy"},
 		{"allow with none", Spec{Command: []string{"x"}, Access: Access{Network: NetworkSpec{Mode: "none", Allow: &[]string{"example.com"}}}}, "applies only to the proxy"},
 		{"mount the home", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: f.host.Home, Target: "/h"}}}, "home directory"},
-		{"mount a protected path", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: filepath.Join(f.host.Home, "secret"), Target: "/s"}}}, "protected path"},
-		{"mount the state directory", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: f.host.StateDir, Target: "/s", Readonly: RW(true)}}}, "protected path"},
+		{"mount a protected path", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: filepath.Join(f.host.Home, "secret"), Target: "/s"}}}, "private path"},
+		{"mount the state directory", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: f.host.StateDir, Target: "/s", Readonly: RW(true)}}}, "private path"},
 		{"mount at the broker socket", Spec{Command: []string{"x"}, Mounts: []MountSpec{{Source: filepath.Join(f.host.Home, "file"), Target: DelegateSocket}}}, "reserved"},
 		{"ports outside host", Spec{Command: []string{"x"}, Access: Access{Network: NetworkSpec{ConnectPorts: []uint16{80}}}}, "only to --net host"},
 	}
@@ -205,13 +205,13 @@ func TestProxyEnvAndAllowAny(t *testing.T) {
 	}
 }
 
-// TestRelativeProtectRefused: a protected path that is not absolute is an
+// TestRelativeProtectRefused: a private path (ACBOX_PRIVATE) that is not absolute is an
 // error, not silently skipped.
 func TestRelativeProtectRefused(t *testing.T) {
-	t.Setenv("ACBOX_PROTECT", "relative/secret")
+	t.Setenv("ACBOX_PRIVATE", "relative/secret")
 	_, err := HostFromEnv()
 	checkErr(t, err, "is not absolute")
-	t.Setenv("ACBOX_PROTECT", "~/secret"+string(filepath.ListSeparator)+"/srv/secret")
+	t.Setenv("ACBOX_PRIVATE", "~/secret"+string(filepath.ListSeparator)+"/srv/secret")
 	h, err := HostFromEnv()
 	checkErr(t, err, "")
 	if n := len(h.Protect); n < 2 || !filepath.IsAbs(h.Protect[n-2]) || h.Protect[n-1] != "/srv/secret" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
@@ -14,6 +15,9 @@ import (
 // documented defaults: backend "native", cwd the launch directory, network
 // "none", tty off, limits 2 GiB and 1024 processes.
 type Spec struct {
+	// Version is the spec's schema version: 1, the only one (0 when
+	// absent, which means 1). See SpecVersion.
+	Version    int               `json:"version,omitempty"`
 	Backend    string            `json:"backend,omitempty"`
 	Command    []string          `json:"command"`
 	Cwd        string            `json:"cwd,omitempty"`
@@ -26,12 +30,26 @@ type Spec struct {
 	Limits     LimitsSpec        `json:"limits,omitempty"`
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
+	Wait       string            `json:"wait,omitempty"` // queue this long for an admission slot ("10m"); see admission.go
 	BestEffort bool              `json:"best_effort,omitempty"`
 	Delegate   bool              `json:"delegate,omitempty"`  // may launch narrower sandboxes through ACBOX_SOCKET
 	View       string            `json:"view,omitempty"`      // "grants" (default) or "host"; see view.go
 	Exclude    []string          `json:"exclude,omitempty"`   // more paths to mask; see view_masks.go
 	Protect    []string          `json:"protect,omitempty"`   // more read-only carve-outs in each write grant; see protect.go
 	Unprotect  []string          `json:"unprotect,omitempty"` // built-in carve-outs to drop: .git/hooks, .git/config, .git, hookspath
+	// AccessEnv are more names the member finds ACBOX_ACCESS under (e.g.
+	// AC_TEAMS_ACCESS); see checkAccessEnv.
+	AccessEnv []string `json:"access_env,omitempty"`
+	// Private are paths no grant may be, contain or lie inside, as the
+	// config's private paths (Host.Private); runtime mounts from inside
+	// them stay allowed. See private.go.
+	Private []string `json:"private,omitempty"`
+	// Within is a live sandbox of this user that the launch must be
+	// narrower than (policy.Narrower); the child is stopped with it.
+	Within string `json:"within,omitempty"`
+	// Home names a persisted home (--home) mounted at the home instead of
+	// the private tmpfs; see home.go.
+	Home string `json:"home,omitempty"`
 
 	// Parent and Depth place a nested launch (set by the broker before
 	// resolving, never read from JSON): the requesting sandbox's id, and
@@ -89,6 +107,23 @@ type LimitsSpec struct {
 	Pids   int    `json:"pids,omitempty"`
 }
 
+// SpecVersion is the launch spec's schema version (contract 1).
+const SpecVersion = 1
+
+// checkVersion refuses a schema version acbox does not speak: a client
+// that asks for another one expects other semantics, and reading its spec
+// as version 1 would run something it did not ask for.
+func checkVersion(v int) error {
+	if v == 0 || v == SpecVersion {
+		return nil
+	}
+	return versionError(v)
+}
+
+func versionError(v int) error {
+	return AtField("version", invalid("spec: version %d: this acbox speaks version %d of the launch spec; send \"version\": %d or upgrade acbox (acbox version --json reports the contract)", v, SpecVersion, SpecVersion))
+}
+
 // MaxSpecBytes bounds a spec read from a file or stdin.
 const MaxSpecBytes = 1 << 20
 
@@ -105,34 +140,33 @@ func ParseSpec(r io.Reader) (Spec, error) {
 	}
 	var s Spec
 	if err := DecodeStrict(data, &s); err != nil {
-		return Spec{}, fmt.Errorf("%w: spec: %w", ErrInvalid, err)
+		return Spec{}, fmt.Errorf("%w: spec: %w", ErrInvalid, err) // %w: the JSON path stays a field
 	}
 	if err := checkReadsAsDefault(data); err != nil {
 		return Spec{}, err
 	}
+	anchorGrants(&s)
 	return s, nil
 }
 
-// checkReadsAsDefault refuses values that decode like an absent field (the
-// default) though they read as a request: "cwd": "" (the launch directory,
-// or the private home) and "limits": {"pids": 0} (1024, not none).
-func checkReadsAsDefault(data []byte) error {
-	var c struct {
-		Cwd    *string `json:"cwd"`
-		Limits struct {
-			Pids *int `json:"pids"`
-		} `json:"limits"`
+// anchorGrants makes a spec's relative grants relative to its cwd when it
+// names one, as the agent-team extension resolves them against the
+// member's cwd ({"cwd": "/repo/parser", "access": {"write": ["."]}} grants
+// /repo/parser). A relative cwd stays relative, and so the grants joined
+// to it: Resolve takes both against the launch directory. Grants the
+// command line adds come later and keep the launch directory.
+func anchorGrants(s *Spec) {
+	if s.Cwd == "" {
+		return
 	}
-	if json.Unmarshal(data, &c) != nil {
-		return nil // DecodeStrict has read it already; this cannot fail
+	for _, list := range [][]string{s.Access.Read, s.Access.Write} {
+		for i, p := range list {
+			// ~ and ${VAR} are a profile's (profile_expand.go): absolute once expanded.
+			if p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$") {
+				list[i] = filepath.Join(s.Cwd, p)
+			}
+		}
 	}
-	if c.Cwd != nil && *c.Cwd == "" {
-		return AtField("cwd", invalid(`spec: cwd is "": leave it out for the default (the launch directory when it is granted, else the private home), or name a directory`))
-	}
-	if c.Limits.Pids != nil && *c.Limits.Pids == 0 {
-		return AtField("limits.pids", invalid("spec: limits.pids is 0: leave it out for the default (%d), or give a positive count", DefaultPids))
-	}
-	return nil
 }
 
 // String renders the spec as indented JSON (for messages and tests).

@@ -55,7 +55,7 @@ func CredentialMasks() []string {
 	for _, m := range hostViewMasks {
 		out = append(out, m+" (host view)")
 	}
-	out = append(out, "$STATE (acbox state: every place it can be, XDG and fallback, and the places file)", "$CONFIG (acbox config, every place: profiles and the protect list)", "config protect list")
+	out = append(out, "$STATE (acbox state: every place it can be, XDG and fallback, and the places file)", "$CONFIG (acbox config, every place: profiles and the private paths)", "config private paths")
 	return append(out, "held: "+HeldView+" (snapshot chain from the first level below / in the host view, else the read grant or system directory; non-root: from the topmost directory the caller owns or may write), "+
 		HeldPermissions+" (non-root, unreadable, nothing above is the caller's), "+HeldMount+" (write grants, --best-effort only)")
 }
@@ -123,13 +123,13 @@ func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
 	for _, t := range list {
 		out = append(out, expandMask(t, h)...)
 	}
-	// The whole config directory: config.json names the protected paths.
+	// The whole config directory: config.json names the private paths.
 	for _, p := range h.acboxDirs() {
 		out = append(out, maskWant{path: p, why: "acbox state and config", elsewhere: slices.Contains(h.Places, p)})
 	}
 	for _, p := range h.Protect {
 		if filepath.IsAbs(p) {
-			out = append(out, maskWant{path: p, why: "protected in the config"})
+			out = append(out, maskWant{path: p, why: "private (the config, ACBOX_PRIVATE or the spec)"})
 		}
 	}
 	for _, e := range excludes {

@@ -33,7 +33,7 @@ func infoProbes() []Probe {
 		{ID: "env.no-host-variable", Category: Environment, Source: "Codex env filtering; sandbox-runtime",
 			Expect: "the canary variable set on acbox outside is absent", Run: noHostVar},
 		{ID: "env.minimal", Category: Environment, Source: "acbox design (fixed minimal environment)",
-			Expect: "the environment holds only PATH HOME TMPDIR USER LANG TERM ACBOX_ACCESS ACBOX_ID", Run: minimalEnv},
+			Expect: "the environment holds only PATH HOME TMPDIR USER ACBOX_ACCESS ACBOX_ID and the host's LANG TERM COLORTERM LC_*", Run: minimalEnv},
 		{ID: "env.acbox-access", Category: Environment, Source: "acbox design",
 			Expect: "ACBOX_ACCESS is JSON with enforced true", Run: acboxAccess},
 		{ID: "env.home-private", Category: Environment, Source: "acbox design",
@@ -174,13 +174,16 @@ func noHostVar(e *Env) Outcome {
 	return passf("%s is absent", e.EnvName)
 }
 
-var envAllowed = []string{"PATH", "HOME", "TMPDIR", "USER", "LANG", "TERM", "ACBOX_ACCESS", "ACBOX_ID"}
+// envAllowed: the fixed environment, and the locale and terminal variables
+// acbox forwards from the host (policy's forwarded: LANG, TERM, COLORTERM,
+// LC_*).
+var envAllowed = []string{"PATH", "HOME", "TMPDIR", "USER", "LANG", "TERM", "COLORTERM", "ACBOX_ACCESS", "ACBOX_ID"}
 
 func minimalEnv(*Env) Outcome {
 	var extra []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if !contains(envAllowed, k) {
+		if !contains(envAllowed, k) && !strings.HasPrefix(k, "LC_") {
 			extra = append(extra, k)
 		}
 	}

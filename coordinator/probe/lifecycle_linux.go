@@ -26,16 +26,25 @@ func life(id, expect, source string, o Outcome) Line {
 	return Line{ID: id, Category: Lifecycle, Result: o.Result, Expect: expect, Detail: o.Detail, Source: source}
 }
 
+// cliMemberPath is where a CLI launch of the native backend mounts the
+// probe member.
+const cliMemberPath = "/.acbox-probe/acbox"
+
 // cli is `acbox run` of the probe member with the fixture's grants.
 func (r *Runner) cli(probeArgs ...string) *exec.Cmd { return r.cliWith(nil, probeArgs...) }
 
 // cliWith is cli with more `acbox run` flags.
 func (r *Runner) cliWith(runArgs []string, probeArgs ...string) *exec.Cmd {
 	args := append(append(r.runFlags(), runArgs...), "--write", r.Fixture.Write, "--read", r.Fixture.Read, "--cwd", r.Fixture.Write)
-	if !r.docker() { // the docker backend binds itself at MemberPath
-		args = append(args, "--mount", r.Exe+":"+MemberPath+":ro")
+	member := MemberPath // the docker backend binds itself there
+	if !r.docker() {
+		// A mount the command line asks for may not target acbox's own
+		// /.acbox (only the runner's internal mounts may), so the member
+		// a CLI launch runs is bound beside it.
+		member = cliMemberPath
+		args = append(args, "--mount", r.Exe+":"+member+":ro")
 	}
-	args = append(args, "--", MemberPath, "probe")
+	args = append(args, "--", member, "probe")
 	c := exec.Command(r.Exe, append(args, probeArgs...)...)
 	c.Stderr = r.Stderr
 	return c

@@ -194,7 +194,7 @@ func (r *Runner) maskHeldHost() Line {
 	if err := os.MkdirAll(cfg, 0o700); err != nil {
 		return life(id, expect, design, errorf("%v", err))
 	}
-	os.WriteFile(filepath.Join(cfg, "config.json"), []byte(`{"protect": ["/nonexistent-`+maskSecret+`"]}`), 0o600)
+	os.WriteFile(filepath.Join(cfg, "config.json"), []byte(`{"private": ["/nonexistent-`+maskSecret+`"]}`), 0o600)
 	newCfg := maskCase{"config-dir-file-created", filepath.Join(cfg, "new.json"), func() error { return writeSecret(filepath.Join(cfg, "new.json")) }}
 	paths := append(casePaths(cases), filepath.Join(cfg, "config.json"), newCfg.path)
 	c := r.maskArgs([]string{"--view", "host"}, cases, paths)

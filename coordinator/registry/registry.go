@@ -41,6 +41,17 @@ type Entry struct {
 	// to stop children first, deepest first.
 	Parent string `json:"parent,omitempty"`
 	Depth  int    `json:"depth,omitempty"`
+	// Within: Parent was named by `acbox run --within` (the spec's
+	// "within"), not by a broker; the sandbox has its own owner, which
+	// `acbox stop` signals as for a launch from the host.
+	Within bool `json:"within,omitempty"`
+	// Plan is what a launch --within this sandbox is held to (policy's
+	// Narrower): the plan without its command and environment, which
+	// narrowing does not read and which may hold secrets. It is trusted
+	// because only this user can write it: the owner writes the entry
+	// 0600 in the 0700 state directory that OpenRegistry checks is this
+	// user's, so whoever could forge it could already launch anything.
+	Plan json.RawMessage `json:"plan,omitempty"`
 }
 
 // Owner is what the registry knows about an entry's owner process.
@@ -66,8 +77,27 @@ func NewEntry(p *policy.Plan, id string) (Entry, error) {
 		ID: id, Backend: p.Backend, UID: os.Getuid(), OwnerPid: os.Getpid(), OwnerStart: start,
 		PidNS: selfPidNS(), Access: json.RawMessage(p.Access(true)), Labels: p.Labels,
 		Memory: p.Limits.Memory, Pids: p.Limits.Pids, Started: time.Now().UTC(),
-		Parent: p.Parent, Depth: p.Depth,
+		Parent: p.Parent, Depth: p.Depth, Within: p.Within, Plan: narrowingPlan(p),
 	}, nil
+}
+
+// narrowingPlan is the plan as Entry.Plan keeps it: no command, no
+// environment, no mounts acbox added itself (its binary and broker
+// socket, which no child may re-mount).
+func narrowingPlan(p *policy.Plan) json.RawMessage {
+	q := *p
+	q.Command, q.Env = nil, nil
+	q.Mounts = nil
+	for _, m := range p.Mounts {
+		if !m.Internal {
+			q.Mounts = append(q.Mounts, m)
+		}
+	}
+	b, err := json.Marshal(&q)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Owner tells whether the entry's owner is still the process that wrote it.
@@ -119,7 +149,7 @@ func OpenRegistry(stateDir string) (*Registry, error) {
 		return nil, fmt.Errorf("%w: state directory %q is not absolute; set XDG_RUNTIME_DIR or HOME", policy.ErrCannotSandbox, stateDir)
 	}
 	r := &Registry{state: stateDir}
-	for _, d := range []string{stateDir, r.dir(), filepath.Join(stateDir, "run")} {
+	for _, d := range []string{stateDir, r.dir(), filepath.Join(stateDir, "run"), r.queueDir()} {
 		if err := privateDir(d); err != nil {
 			return nil, err
 		}
@@ -137,7 +167,7 @@ func privateDir(d string) error {
 	}
 	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || fileUID(fi) != os.Getuid() {
 		return policy.Refuse(d, "acbox's state directory must be a directory of yours, closed to others (0700)",
-			fmt.Sprintf("run chmod 700 %s (and chown it to uid %d), or remove it", d, os.Getuid()))
+			fmt.Sprintf("run chmod 700 %s (and chown it to uid %d), or remove it, or set XDG_RUNTIME_DIR to a private directory of yours", d, os.Getuid()))
 	}
 	return nil
 }
@@ -270,7 +300,8 @@ func (r *Registry) List() ([]Entry, error) {
 
 // Reap removes, under the lock, every entry whose owner is dead, with its
 // runtime directory, and returns what it removed so that backends can
-// clean up after them (cgroups, containers).
+// clean up after them (cgroups, containers). Admission-queue tickets of
+// dead or expired waiters go too.
 func (r *Registry) Reap() ([]Entry, error) {
 	unlock, err := r.lock()
 	if err != nil {
@@ -278,6 +309,9 @@ func (r *Registry) Reap() ([]Entry, error) {
 	}
 	defer unlock()
 	dead, _, err := r.reapLocked()
+	if _, qerr := r.ticketsLocked(); err == nil {
+		err = qerr
+	}
 	return dead, err
 }
 

@@ -19,8 +19,7 @@ import (
 // their count of such sites. They belong to other parts of the restructuring
 // (issue 12); the lead empties this map once they are swept. A file must not
 // gain sites, and a file that reaches zero must leave the map.
-var flattenAllowed = map[string]int{
-}
+var flattenAllowed = map[string]int{}
 
 // TestErrorfKeepsCauses guards the rule that errors wrap their cause with
 // %w: a fmt.Errorf that formats an error with %v or %s flattens it to text,

@@ -6,6 +6,6 @@ import "golang.org/x/sys/unix"
 
 // Elsewhere the walk's calls do not exist (see scan_linux.go).
 
-func Fstatat(int, string, *unix.Stat_t, int) error  { return ErrUnsupported }
-func Faccessat(int, string, uint32, int) error      { return ErrUnsupported }
-func FchmodPath(int, uint32) error                  { return ErrUnsupported }
+func Fstatat(int, string, *unix.Stat_t, int) error { return ErrUnsupported }
+func Faccessat(int, string, uint32, int) error     { return ErrUnsupported }
+func FchmodPath(int, uint32) error                 { return ErrUnsupported }

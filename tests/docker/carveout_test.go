@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // carvePrelude: `yes NAME CMD` expects CMD to succeed, `no NAME CMD` to

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/docker"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestSignalBeforeSupervise: a signal that reaches acbox after the member

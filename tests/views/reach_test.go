@@ -111,7 +111,7 @@ func TestBracketPathsMasked(t *testing.T) {
 			f.file(t, ex, secret)
 			f.file(t, prot, secret)
 			ps := []probe{{"control", "grep -q plain " + f.data + "/plain.txt", true}, readable("exclude", ex, false), readable("protect", prot, false)}
-			out, errs, code := w.acboxEnv(t, f.data, []string{"ACBOX_PROTECT=" + prot}, "run", "--view", "host", "--exclude", ex, "--", "sh", "-c", script(ps))
+			out, errs, code := w.acboxEnv(t, f.data, []string{"ACBOX_PRIVATE=" + prot}, "run", "--view", "host", "--exclude", ex, "--", "sh", "-c", script(ps))
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, errs)
 			}

@@ -155,7 +155,7 @@ func TestMasksHoldForTheRunHostView(t *testing.T) {
 			f.file(t, filepath.Join(exDir, "s"), secret)
 			f.file(t, mid, secret)
 			cfg := filepath.Join(f.data, "xdg", "acbox")
-			f.file(t, filepath.Join(cfg, "config.json"), `{"protect": []}`)
+			f.file(t, filepath.Join(cfg, "config.json"), `{"private": []}`)
 			changes := []hostChange{
 				{"exclude-file-renamed-over", exFile, f.replaceByRename(exFile)},
 				{"exclude-dir-recreated", exDir + "/s", f.recreateDir(exDir)},

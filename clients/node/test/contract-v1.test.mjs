@@ -165,7 +165,9 @@ matrix('--within: a wider child refused, a narrower one run, children stopped wi
   const labels = { suite: uniq() };
   const a = await c.launch({ backend, command: sh('sleep 120'), cwd: dir, access: { read: [dir], write: [join(dir, 'w')] }, labels }, { stdio: 'ignore' });
   t.after(() => a.stop({ grace: 1000 }).catch(() => {}));
-  const narrow = { backend, command: ['true'], cwd: dir, access: { read: [join(dir, 'other')], write: [join(dir, 'w')] } };
+  // No cwd: the requester's dir is in neither of the child's grants, and a cwd outside every grant is refused
+  // (by acbox and the seed alike) before narrowing is judged; the default cwd is then the private home.
+  const narrow = { backend, command: ['true'], access: { read: [join(dir, 'other')], write: [join(dir, 'w')] } };
   const wide = { ...narrow, access: { write: [join(dir, 'other')] } };
   await assert.rejects(c.plan(wide, { within: a.id }), (e) => e instanceof RefusedError && e.status === 125 && e.field === 'access.write[0]');
   await assert.rejects(c.launch(wide, { within: a.id }), fromEvent(RefusedError, 125, 'access.write[0]'));

@@ -68,8 +68,8 @@ func TestExecMessages(t *testing.T) {
 			}
 			if last := ms[len(ms)-1]; last.Exec != "" {
 				e := &policy.ExecError{Command: last.Command, Class: last.Exec, Detail: last.Detail}
-				if policy.ExitCode(e) != tc.code || policy.Field(e) != tc.field || last.Command != tc.argv[0] {
-					t.Errorf("%v: exit %d, field %q; want %d, %q", e, policy.ExitCode(e), policy.Field(e), tc.code, tc.field)
+				if policy.ExitCode(e) != tc.code || policy.FieldOf(e) != tc.field || last.Command != tc.argv[0] {
+					t.Errorf("%v: exit %d, field %q; want %d, %q", e, policy.ExitCode(e), policy.FieldOf(e), tc.code, tc.field)
 				}
 			}
 		})
