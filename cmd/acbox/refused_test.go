@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestRefusedEventBeforeRun: a run refused before it could open its
@@ -29,14 +31,23 @@ func TestRefusedEventBeforeRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			fd := strconv.Itoa(int(w.Fd()))
+			// Main wraps the descriptor in an *os.File of its own, whose
+			// finalizer closes it some time later: it gets a copy that
+			// nothing else closes, or a later test's file could be closed
+			// under it.
+			dup, err := syscall.Dup(int(w.Fd()))
+			w.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.SetReadDeadline(time.Now().Add(10 * time.Second))
+			fd := strconv.Itoa(dup)
 			args := append([]string{"run", "--status-fd", fd}, tc.args...)
 			if tc.name == "status fd with =" {
 				args = append([]string{"run", "--status-fd=" + fd}, tc.args...)
 			}
 			var stderr bytes.Buffer
 			code := Main(append(args, "--", "true"), nil, &bytes.Buffer{}, &stderr)
-			w.Close()
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr.String())
 			}
