@@ -22,9 +22,6 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if len(s.Command) == 0 || s.Command[0] == "" {
 		return nil, AtField("command", invalid("no command: give it after --, or as \"command\" in the spec"))
 	}
-	if err := checkLabels(s.Labels); err != nil {
-		return nil, err
-	}
 	p := &Plan{
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
 		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
@@ -35,7 +32,7 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		return nil, err
 	}
 	if err = CheckLabels(s.Labels); err != nil {
-		return nil, err
+		return nil, AtField("labels", err)
 	}
 	if p.View, err = ParseView(s.View); err != nil {
 		return nil, AtField("view", err)
