@@ -83,6 +83,9 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 		c.Add(br.stop)
 	}
 	plan, err := l.Resolve(ctx, spec, req.Check)
+	if err == nil && plan.TTY {
+		err = needTerminal(req.Stdio.In)
+	}
 	if err == nil {
 		err = acquireHome(&c, plan)
 	}
@@ -103,7 +106,8 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	if br != nil {
 		go br.serve(plan)
 	}
-	return l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan, requester)
+	r, err := l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan, requester)
+	return r, withID(id, err)
 }
 
 // acquireHome makes, checks and locks the plan's persisted home, if any,
@@ -197,10 +201,7 @@ func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id
 		}
 		return r, aerr
 	}
-	if err != nil {
-		return r, err
-	}
-	return r, nil
+	return r, err
 }
 
 func (l *Launcher) newID() string {
