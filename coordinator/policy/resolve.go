@@ -281,6 +281,9 @@ func ParseMountFlag(s string) (MountSpec, error) {
 	case 0:
 	case 1:
 		m.Target = rest[0]
+		if m.Target == "" { // would read as "at the source's path", which the spec's "target": "" refuses
+			return m, invalid("--mount %q: empty target: give SRC:DST, or SRC alone to mount it at the same path", s)
+		}
 	default:
 		return m, invalid("--mount %q: want SRC:DST[:ro|rw]", s)
 	}
