@@ -262,6 +262,9 @@ func resolveLimits(l LimitsSpec) (Limits, error) {
 	if l.Pids < 0 {
 		return out, invalid("limits.pids %d: want a positive count", l.Pids)
 	}
+	if l.Pids > 0 && l.Pids < MinPids {
+		return out, refuse("limits.pids", fmt.Sprintf("%d is too few: a sandbox needs at least %d (acbox's own processes and threads in it count against the limit)", l.Pids, MinPids), fmt.Sprintf("give --pids %d or more", MinPids))
+	}
 	if l.Pids > 0 {
 		out.Pids = l.Pids
 	}
