@@ -36,7 +36,7 @@ unit: deps build
 integration: deps build
 	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) CGO_ENABLED=1 \
 	  $(GO) test -p 1 -count=1 -tags integration -timeout 20m ./tests/... ./coordinator/probe/
-	cd clients/node && ACBOX_SKIP_CONTRACT_V1=1 ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) node --test
+	cd clients/node && ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_TEST_USER=$(TESTUSER) node --test
 
 # soak: 1,000 sandboxes one after another and 20 at a time from one
 # long-lived parent (and 50 docker ones where the daemon is reachable);

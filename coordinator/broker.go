@@ -169,7 +169,7 @@ func (b *broker) handle(c *net.UnixConn) {
 		err = b.refuseOwnEnds(files)
 	}
 	if err != nil {
-		reply(c, nestedReply{Error: err.Error(), Code: policy.ExitCode(err)})
+		reply(c, errorReply(err))
 		return
 	}
 	if len(req.Spec.PassEnv) > 0 {
@@ -189,7 +189,7 @@ func (b *broker) handle(c *net.UnixConn) {
 		reply(c, nestedReply{Report: r.Report, ExitScan: r.Scan})
 	}
 	if err != nil {
-		reply(c, nestedReply{Error: err.Error(), Code: policy.ExitCode(err)})
+		reply(c, errorReply(err))
 		return
 	}
 	reply(c, nestedReply{Exit: &r.Code})
@@ -252,4 +252,10 @@ func (e eventRelay) Write(line []byte) (int, error) {
 	reply(e.w, nestedReply{Event: &ev})
 	e.outer.Emit(ev)
 	return len(line), nil
+}
+
+// errorReply is a refusal with its exit status, field and next step, for
+// the nested acbox's refused event.
+func errorReply(err error) nestedReply {
+	return nestedReply{Error: err.Error(), Code: policy.ExitCode(err), Field: policy.FieldOf(err), Remedy: policy.Remedy(err)}
 }

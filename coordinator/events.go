@@ -30,6 +30,12 @@ type Event struct {
 	// ExitScan is the report's exit_scan on "exited", when the launch
 	// scanned its write grants after the run.
 	ExitScan *exitscan.ExitScan `json:"exit_scan,omitempty"`
+	// The refused event's (see Refused); field and remedy are always
+	// written, empty when there is none.
+	Status  *int    `json:"status,omitempty"`
+	Field   *string `json:"field,omitempty"`
+	Message string  `json:"message,omitempty"`
+	Remedy  *string `json:"remedy,omitempty"`
 }
 
 // Events writes one JSON object per line. It is safe for concurrent use;

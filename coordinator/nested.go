@@ -63,7 +63,7 @@ func readReplies(r *bufio.Reader, events *Events, report func(*policy.Report, js
 		case rep.Exit != nil:
 			return *rep.Exit, nil
 		case rep.Error != "":
-			return 0, &BrokerError{Msg: rep.Error, Code: rep.Code}
+			return 0, &BrokerError{Msg: rep.Error, Code: rep.Code, Field: rep.Field, Remedy: rep.Remedy}
 		}
 	}
 }
@@ -120,6 +120,11 @@ func insideAny(p string, dirs []string) bool {
 type BrokerError struct {
 	Msg  string
 	Code int
+	// Field and Remedy are the refused spec field and the next step, as
+	// the broker named them; may be empty.
+	Field, Remedy string
 }
 
-func (e *BrokerError) Error() string { return e.Msg }
+func (e *BrokerError) Error() string     { return e.Msg }
+func (e *BrokerError) FieldPath() string { return e.Field }
+func (e *BrokerError) NextStep() string  { return e.Remedy }

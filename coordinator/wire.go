@@ -34,6 +34,10 @@ type nestedReply struct {
 	Exit  *int   `json:"exit,omitempty"`
 	Error string `json:"error,omitempty"`
 	Code  int    `json:"code,omitempty"`
+	// Field and Remedy come with Error: the refused spec field and the
+	// next step (see policy.Field, policy.Remedy).
+	Field  string `json:"field,omitempty"`
+	Remedy string `json:"remedy,omitempty"`
 	// Report and ExitScan come just before Exit when the request asked.
 	// The broker sends its Result.Scan; the client passes the JSON on.
 	Report   *policy.Report     `json:"report,omitempty"`

@@ -16,7 +16,7 @@ import (
 // Landlock and seccomp.
 const (
 	needsLinux = "the native backend needs Linux"
-	useDocker  = "run acbox on a Linux host, or use --backend docker"
+	useDocker  = "run acbox on a Linux host (the docker backend needs Linux too)"
 )
 
 var errNeedsLinux = fmt.Errorf("%w: %s; %s", policy.ErrCannotSandbox, needsLinux, useDocker)

@@ -49,6 +49,7 @@ func HelperMain() {
 		if errors.As(err, &errno) {
 			msg.Errno = unix.ErrnoName(errno)
 		}
+		errors.As(err, &msg.Exec)
 		status.Write(encodeMsg(msg))
 		os.Exit(policy.ExitCannotSandbox)
 	}

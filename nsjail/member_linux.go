@@ -67,10 +67,32 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (*os.P
 	if err != nil {
 		if p != nil { // started, but pid 1 could not restore its own limit
 			p.Kill()
+			return nil, &stepError{step: "exec " + plan.Command[0], err: err}
 		}
-		return nil, &stepError{step: "exec " + plan.Command[0], err: err}
+		return nil, execFailed(plan.Command[0], path, err)
 	}
 	return p, nil
+}
+
+// execFailed names why the member's command could not be executed; a
+// failure that is not the command's (ENOMEM, EAGAIN) stays the sandbox's.
+func execFailed(cmd, path string, err error) error {
+	class := policy.ExecClass(err)
+	if class == "" {
+		return &stepError{step: "exec " + cmd, err: err}
+	}
+	var errno syscall.Errno
+	why := err.Error()
+	if errors.As(err, &errno) {
+		why = errno.Error()
+	}
+	detail := path + ": " + why
+	if class == policy.ExecNotFound {
+		// lookPath found the file: what is missing is its interpreter
+		// (#!) or its dynamic loader.
+		detail = path + " exists, but its interpreter or dynamic loader does not"
+	}
+	return &policy.ExecError{Command: cmd, Class: class, Detail: detail}
 }
 
 // verify refuses the launch when a requested control is not enforced,
@@ -101,22 +123,43 @@ func lookPath(cmd string, env []string, cwd string) (string, error) {
 			path = v
 		}
 	}
+	// As execvp(3): a file found but not executable is reported only when
+	// no later directory holds an executable one.
+	var denied error
 	for _, dir := range filepath.SplitList(path) {
 		p := filepath.Join(dir, cmd)
-		if checkExecutable(p) == nil {
+		err := checkExecutable(p)
+		if err == nil {
 			return p, nil
 		}
+		if denied == nil && !errors.Is(err, policy.ErrNotFound) {
+			denied = err
+		}
 	}
-	return "", &stepError{step: "exec", err: errors.New(cmd + ": command not found in the sandbox (PATH=" + path + "); grant the directory that holds it with --read, or mount it with --mount")}
+	if denied != nil {
+		return "", denied
+	}
+	return "", &policy.ExecError{Command: cmd, Class: policy.ExecNotFound, Detail: "PATH=" + path}
 }
 
+// checkExecutable refuses what execve would: a missing file, a directory,
+// a file without an execute bit. Landlock and the mount flags can still
+// refuse the exec itself (execFailed).
 func checkExecutable(p string) error {
 	fi, err := os.Stat(p)
 	if err != nil {
+		if class := policy.ExecClass(err); class != "" {
+			var errno syscall.Errno
+			why := err.Error()
+			if errors.As(err, &errno) {
+				why = errno.Error()
+			}
+			return &policy.ExecError{Command: p, Class: class, Detail: why}
+		}
 		return err
 	}
 	if fi.IsDir() || fi.Mode()&0o111 == 0 {
-		return errors.New(p + ": not an executable file")
+		return &policy.ExecError{Command: p, Class: policy.ExecDenied, Detail: "not an executable file"}
 	}
 	return nil
 }

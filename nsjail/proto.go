@@ -60,6 +60,9 @@ type helperMsg struct {
 	Error  string         `json:"error,omitempty"`
 	Step   string         `json:"step,omitempty"`
 	Errno  string         `json:"errno,omitempty"`
+	// Exec is set when the member's command could not be executed (not
+	// found, not executable): the parent exits 127 or 126 with its words.
+	Exec *policy.ExecError `json:"exec,omitempty"`
 }
 
 func (c *helperConfig) identOf(path string) (ident, bool) {

@@ -84,6 +84,9 @@ func (l *launch) handle(m helperMsg, res *backend.Outcome) error {
 }
 
 func helperError(m helperMsg) error {
+	if m.Exec != nil {
+		return m.Exec
+	}
 	e := fmt.Errorf("%w: sandbox setup failed: %s", policy.ErrCannotSandbox, m.Error)
 	if m.Step == "verify" {
 		e = fmt.Errorf("%w: a requested control is not enforced: %s", policy.ErrCannotSandbox, m.Error)

@@ -36,6 +36,9 @@ type CLI struct {
 type Streams struct {
 	In       *os.File
 	Out, Err io.Writer
+	// status is run's --status-fd stream once opened; the refused event
+	// goes there (refused.go).
+	status *coordinator.Events
 }
 
 // exitError carries a member's exit status through kong.
@@ -61,13 +64,14 @@ func Main(args []string, in *os.File, out, errw io.Writer) int {
 
 func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 	code := -1
+	streams := &Streams{In: in, Out: out, Err: errw}
 	opts := append(parseOptions(),
 		kong.Name("acbox"),
 		kong.Description("Run a command with only the access it was granted."),
 		kong.Writers(out, errw),
 		kong.Exit(func(c int) { code = c }),
 		kong.UsageOnError(),
-		kong.Bind(&Streams{In: in, Out: out, Err: errw}),
+		kong.Bind(streams),
 		kong.Bind(hostBackends()),
 	)
 	parser, err := kong.New(cli, opts...)
@@ -81,28 +85,33 @@ func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)
+		streams.refused(args, policy.ExitUsage, err.Error(), err)
 		return policy.ExitUsage
 	}
-	return report(ctx.Run(), errw)
+	return report(ctx.Run(), streams, args)
 }
 
-func report(err error, errw io.Writer) int {
+// report prints err and returns the exit status: the member's own, or
+// acbox's for err, which the refused event carries too.
+func report(err error, s *Streams, args []string) int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code
 	}
 	var st interface{ ExitStatus() int } // a launch given up on a signal
 	if errors.As(err, &st) {
-		fmt.Fprintln(errw, "acbox:", err)
+		fmt.Fprintln(s.Err, "acbox:", err)
 		return st.ExitStatus()
 	}
+	if err == nil {
+		return 0
+	}
+	msg, code := err.Error(), policy.ExitCode(err)
 	var be *coordinator.BrokerError
 	if errors.As(err, &be) {
-		fmt.Fprintln(errw, "acbox:", be.Msg)
-		return be.Code
+		msg, code = be.Msg, be.Code
 	}
-	if err != nil {
-		fmt.Fprintln(errw, "acbox:", err)
-	}
-	return policy.ExitCode(err)
+	fmt.Fprintln(s.Err, "acbox:", msg)
+	s.refused(args, code, msg, err)
+	return code
 }

@@ -28,6 +28,7 @@ func (c *RunCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
+	s.status = events
 	rep, err := openReport(c.Report)
 	if err != nil {
 		return err

@@ -43,8 +43,8 @@ func TestSameRuleEveryEntry(t *testing.T) {
 		{"cwd empty", []string{"--cwd", ""}, `"cwd":""`, "cwd"},
 		{"image empty", []string{"--image", ""}, `"image":""`, "image"},
 		{"view empty", []string{"--view", ""}, `"view":""`, "view"},
-		{"label with an escape", nil, `"labels":{"team":"a\u001b[2Jb"}`, "control character"},
-		{"label with a newline", nil, `"labels":{"a\nb":"x"}`, "control character"},
+		{"label with an escape", []string{"--label", "team=a\x1b[2Jb"}, `"labels":{"team":"a\u001b[2Jb"}`, "control character"},
+		{"label key with a newline", []string{"--label", "a\nb=x"}, `"labels":{"a\nb":"x"}`, "label key"},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -114,3 +114,38 @@ func (s *session) release(env []string) error {
 func (s *session) refuse(why string) {
 	gate.WriteMsg(s.c, gate.Release{Refused: why})
 }
+
+// found reads the init's answer to release (within the gate's deadline):
+// the member's command was found, or the error of why it cannot be
+// executed, which fails the launch before it is reported started.
+func (s *session) found() error {
+	var m gate.Exec
+	if err := gate.ReadMsg(s.r, &m); err != nil {
+		return fmt.Errorf("%w: start gate: the init did not say whether it found the command: %w", policy.ErrCannotSandbox, err)
+	}
+	return execError(m)
+}
+
+// execFailure reads the init's one further message, sent only when
+// executing the found command failed; the channel gets nil when the
+// connection ends without one (the member ran, or the init is gone).
+func (s *session) execFailure() <-chan error {
+	out := make(chan error, 1)
+	s.c.SetReadDeadline(time.Time{}) // open for the member's life
+	go func() {
+		var m gate.Exec
+		if err := gate.ReadMsg(s.r, &m); err != nil {
+			out <- nil
+			return
+		}
+		out <- execError(m)
+	}()
+	return out
+}
+
+func execError(m gate.Exec) error {
+	if m.Exec == "" {
+		return nil
+	}
+	return &policy.ExecError{Command: m.Command, Class: m.Exec, Detail: m.Detail}
+}

@@ -29,6 +29,9 @@ type launch struct {
 	conn  net.Conn // the gate connection, open while the member runs
 	pid   int      // host pid of the container's pid 1, once started
 	sigs  chan os.Signal
+	// execFail gets the init's report of a member command it could not
+	// execute, or nil (see session.execFailure).
+	execFail <-chan error
 }
 
 type exitResult struct {

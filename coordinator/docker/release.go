@@ -39,6 +39,10 @@ func (l *launch) release(ctx context.Context) (*policy.Report, error) {
 	if err := sess.release(l.s.env()); err != nil {
 		return nil, fmt.Errorf("%w: release the member: %w", policy.ErrCannotSandbox, err)
 	}
+	if err := sess.found(); err != nil {
+		return nil, err
+	}
+	l.execFail = sess.execFailure()
 	return rep, nil
 }
 

@@ -52,6 +52,9 @@ func Probe(ctx context.Context, image string) Status {
 }
 
 func probe(ctx context.Context, image string) error {
+	if err := (Backend{}).hostSupport(); err != nil {
+		return err
+	}
 	c, err := connect(ctx)
 	if err != nil {
 		return err

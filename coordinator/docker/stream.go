@@ -72,9 +72,25 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report)
 				return nil, fmt.Errorf("%w: waiting for container %s: %w", policy.ErrCannotSandbox, l.s.name(), r.err)
 			}
 			l.id = "" // removed by the daemon (AutoRemove)
+			if err := l.execFailure(); err != nil {
+				return nil, err
+			}
 			return &backend.Outcome{Code: r.code, Signal: signalOf(r.code), Report: rep, Duration: time.Since(l.begin)}, nil
 		}
 	}
+}
+
+// execFailure is the init's report that the member's command could not be
+// executed. The container is gone, so its end of the gate connection is
+// closed and the read ends at once; the bound is for a daemon that reports
+// the exit early.
+func (l *launch) execFailure() error {
+	select {
+	case err := <-l.execFail:
+		return err
+	case <-time.After(2 * time.Second):
+	}
+	return nil
 }
 
 // drain waits a little for output still in flight after the exit.

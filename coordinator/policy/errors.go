@@ -22,6 +22,13 @@ const (
 	// could not move aside, a set-id file it could not clear, a directory
 	// the exit scan could not open); the message names what to inspect.
 	ExitUnchecked = 124
+	// ExitNotFound: the member's command does not exist in the sandbox
+	// (env(1) and docker run use 127 alike).
+	ExitNotFound = 127
+	// ExitCannotExecute: the member's command exists in the sandbox but
+	// cannot be executed; the same status as ExitCannotSandbox, as in
+	// env(1), with a message that says which.
+	ExitCannotExecute = 126
 	// ExitGitUnrestored is the former name of ExitUnchecked.
 	ExitGitUnrestored = ExitUnchecked
 )
@@ -47,6 +54,7 @@ type RefusedError struct {
 	Subject string // the path or value, as the user wrote it
 	Why     string
 	Instead string // the next step; may be empty
+	Field   string // the spec field as a JSON path (access.read[0]); may be empty
 }
 
 func (e *RefusedError) Error() string {
@@ -78,6 +86,10 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, ErrRefused):
 		return ExitRefused
+	case errors.Is(err, ErrNotFound):
+		return ExitNotFound
+	case errors.Is(err, ErrCannotExecute):
+		return ExitCannotExecute
 	default:
 		return ExitCannotSandbox
 	}

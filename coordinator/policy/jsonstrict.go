@@ -66,7 +66,8 @@ func (w walker) value(t reflect.Type, path string) error {
 		if t.Kind() == reflect.Pointer {
 			return nil
 		}
-		return fmt.Errorf("%s is null: leave it out for the default, or give a value", orRoot(path))
+		return &FieldError{Field: path, Remedy: "leave it out for the default, or give a value",
+			Err: fmt.Errorf("%s is null: leave it out for the default, or give a value", orRoot(path))}
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -106,7 +107,8 @@ func (w walker) object(tok json.Token, path string, field func(string) (reflect.
 			norm = strings.ToLower(key)
 		}
 		if seen[norm] {
-			return fmt.Errorf("%s is given more than once%s: give it once", join(path, key), foldNote(foldDup))
+			return &FieldError{Field: join(path, key), Remedy: "give it once",
+				Err: fmt.Errorf("%s is given more than once%s: give it once", join(path, key), foldNote(foldDup))}
 		}
 		seen[norm] = true
 		vt, err := field(key)
@@ -215,7 +217,8 @@ func structField(t reflect.Type, key, path string) (reflect.Type, error) {
 	if path != "" {
 		where = "in " + path
 	}
-	return nil, fmt.Errorf("unknown field %q %s; the fields there are %s (docs/spec.schema.json): correct or remove it", key, where, strings.Join(names, ", "))
+	return nil, &FieldError{Field: join(path, key), Remedy: "correct or remove it",
+		Err: fmt.Errorf("unknown field %q %s; the fields there are %s (docs/spec.schema.json): correct or remove it", key, where, strings.Join(names, ", "))}
 }
 
 func foldNote(fold bool) string {
@@ -301,7 +304,7 @@ func orRoot(path string) string {
 }
 
 func pathError(path, msg string) error {
-	return fmt.Errorf("%s: %s", orRoot(path), msg)
+	return &FieldError{Field: path, Err: fmt.Errorf("%s: %s", orRoot(path), msg)}
 }
 
 // CheckNoNUL refuses a NUL byte in any string of v (a spec built from
@@ -311,7 +314,7 @@ func pathError(path, msg string) error {
 // way a spec is built.
 func CheckNoNUL(v any) error {
 	if err := noNULValue(reflect.ValueOf(v), ""); err != nil {
-		return invalid("%v", err)
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	return nil
 }

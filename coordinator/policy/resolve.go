@@ -17,13 +17,10 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	}
 	backend, err := resolveBackend(s.Backend)
 	if err != nil {
-		return nil, err
+		return nil, AtField("backend", err)
 	}
 	if len(s.Command) == 0 || s.Command[0] == "" {
-		return nil, invalid("no command: give it after --, or as \"command\" in the spec")
-	}
-	if err := checkLabels(s.Labels); err != nil {
-		return nil, err
+		return nil, AtField("command", invalid("no command: give it after --, or as \"command\" in the spec"))
 	}
 	p := &Plan{
 		Backend: backend, Command: s.Command, UID: h.UID, GID: h.GID,
@@ -35,10 +32,10 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		return nil, err
 	}
 	if err = CheckLabels(s.Labels); err != nil {
-		return nil, err
+		return nil, AtField("labels", err)
 	}
 	if p.View, err = ParseView(s.View); err != nil {
-		return nil, err
+		return nil, AtField("view", err)
 	}
 	hp, err := withPrivate(h, s.Private) // grants and masks only: see private.go
 	if err != nil {
@@ -48,22 +45,22 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		return nil, err
 	}
 	if p.Masks, err = resolveMasks(p, s.Exclude, hp); err != nil {
-		return nil, err
+		return nil, AtField("exclude", err)
 	}
 	if p.Cwd, err = viewCwd(s.Cwd, p, h); err != nil {
-		return nil, err
+		return nil, AtField("cwd", err)
 	}
-	if p.Mounts, err = resolveMounts(s.Mounts, h); err != nil {
-		return nil, err
+	if p.Mounts, err = resolveMounts(s.Mounts, h, s.Private); err != nil {
+		return nil, AtField("mounts", err)
 	}
 	if p.Limits, err = resolveLimits(s.Limits); err != nil {
-		return nil, err
+		return nil, AtField("limits", err)
 	}
 	if p.Tmpfs, err = resolveTmpfs(s.Tmpfs, h, p.Limits.Memory); err != nil {
-		return nil, err
+		return nil, AtField("tmpfs", err)
 	}
 	if p.Network, err = resolveNetwork(s.Access.Network); err != nil {
-		return nil, err
+		return nil, AtField("access.network", err)
 	}
 	if err = resolveView(p, h); err != nil {
 		return nil, err
@@ -84,9 +81,12 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		return nil, err
 	}
 	if p.Env, err = buildEnv(s, p, h); err != nil {
-		return nil, err
+		return nil, AtField("env", err)
 	}
 	if p.AccessEnv, err = checkAccessEnv(s); err != nil {
+		return nil, err
+	}
+	if err = checkArgSize(p.Command, p.Env); err != nil {
 		return nil, err
 	}
 	if p.Delegate {
@@ -136,9 +136,9 @@ func resolveCwd(cwd string, grants []Grant, h Host) (string, error) {
 	return h.Home, nil
 }
 
-func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
+func resolveMounts(ms []MountSpec, h Host, private []string) ([]Mount, error) {
 	var out []Mount
-	for _, m := range ms {
+	for i, m := range ms {
 		src, err := canonical(m.Source, h.Cwd, "mount source")
 		if err != nil {
 			return nil, err
@@ -148,6 +148,9 @@ func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
 		}
 		if err := checkMountSource(src, m, h); err != nil {
 			return nil, err
+		}
+		if err := checkMountPrivate(src, m, private); err != nil {
+			return nil, AtField(fmt.Sprintf("mounts[%d]", i), err)
 		}
 		dst := m.Target
 		if dst == "" {

@@ -140,7 +140,7 @@ func ParseSpec(r io.Reader) (Spec, error) {
 	}
 	var s Spec
 	if err := DecodeStrict(data, &s); err != nil {
-		return Spec{}, invalid("spec: %v", err)
+		return Spec{}, fmt.Errorf("%w: spec: %w", ErrInvalid, err) // %w: the JSON path stays a field
 	}
 	if err := checkReadsAsDefault(data); err != nil {
 		return Spec{}, err

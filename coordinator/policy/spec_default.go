@@ -49,7 +49,7 @@ func readsAsDefault(v any, t reflect.Type, path string) error {
 			p := join(path, name)
 			if strings.Contains(f.Tag.Get("json"), ",omitempty") {
 				if err := zeroScalar(fv, f.Type.Kind(), p); err != nil {
-					return err
+					return AtField(p, err)
 				}
 			}
 			if err := readsAsDefault(fv, f.Type, p); err != nil {

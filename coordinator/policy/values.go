@@ -31,21 +31,6 @@ func checkEnvName(k string) error {
 	return nil
 }
 
-// checkLabels refuses a label whose key or value holds a control
-// character (a newline or an escape would forge or garble `acbox ps`
-// lines), or whose key is empty.
-func checkLabels(labels map[string]string) error {
-	for _, k := range sortedKeys(labels) {
-		if k == "" {
-			return invalid("label with an empty name: give NAME=VALUE")
-		}
-		if hasControl(k) || hasControl(labels[k]) {
-			return invalid("label %q holds a control character (such as a newline or an escape): remove it", k)
-		}
-	}
-	return nil
-}
-
 func hasControl(s string) bool { return strings.ContainsFunc(s, unicode.IsControl) }
 
 // checkPorts refuses port 0 (no connection can be made to it, and a bind

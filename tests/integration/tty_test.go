@@ -3,6 +3,7 @@
 package integration
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -171,6 +172,27 @@ func TestTerminalResizeAndRestore(t *testing.T) {
 		slave.Close()
 		if before.Lflag != after.Lflag || before.Iflag != after.Iflag || before.Oflag != after.Oflag {
 			t.Errorf("terminal settings not restored after SIGTERM: lflag %#x -> %#x", before.Lflag, after.Lflag)
+		}
+	})
+}
+
+// TestNoStrayBytesAtExit: a terminal session shows the member's output and
+// nothing after it: no NUL or other byte of acbox's own at exit (the NUL
+// reported in issue 13 was script(1)'s end of input, which it writes into
+// the terminal when its own stdin ends and which the member's pty echoes
+// as ^@; acbox passes terminal input on verbatim, as ssh -t does).
+func TestNoStrayBytesAtExit(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		master, slave := openPty(t)
+		defer master.Close()
+		cmd := startOnPty(t, m, slave, "printf 'END\\n'")
+		out := make(chan []byte, 1)
+		go func() { b, _ := io.ReadAll(master); out <- b }()
+		cmd.Wait()
+		slave.Close()
+		b := <-out
+		if code := exitCode(cmd.ProcessState); code != 0 || !bytes.HasSuffix(b, []byte("END\r\n")) || bytes.IndexByte(b, 0) >= 0 {
+			t.Fatalf("exit %d; terminal got %q, want it to end with the member's END and hold no NUL", code, b)
 		}
 	})
 }

@@ -103,7 +103,8 @@ export function settle(end, events, { spec = {}, report, stderr = () => '', cwd 
   const outcome = exited ? outcomeOf(exited, extra) : undefined;
   if (refused) {
     const err = errorFor({ ...refused, message: refused.message, source: 'event', stderr: stderr(), id: own });
-    return { error: Object.assign(err, outcome ? { outcome } : {}, extra.exitScan ? { exitScan: extra.exitScan } : {}) };
+    const exitScan = outcome?.exitScan ?? extra.exitScan; // the exited event's (contract 1), else the report's
+    return { error: Object.assign(err, outcome ? { outcome } : {}, exitScan ? { exitScan } : {}) };
   }
   if (exited && (end.code === exited.code || (end.signal && end.code === null))) return { outcome };
   if (end.signal) {

@@ -18,6 +18,8 @@ import (
 //	parent -> {"stat": ["/grant", ...]}           or a refusal
 //	init   -> {"idents": [...], "self": {...}}    fstat of each path, and its own privileges
 //	parent -> {"release": true, "env": [...]}     or a refusal; the member's environment
+//	init   -> {"exec": ""}                        the command was found; or its class ("not-found", ...)
+//	init   -> {"exec": "cannot-execute", ...}     only if executing the found command failed
 //
 // The parent accepts one connection, checks and forgets the token, and
 // closes the socket; a replay finds nothing to talk to. After release the
@@ -78,11 +80,38 @@ var ErrNotReleased = errors.New("the parent did not release this sandbox")
 // checks the running container within it or the member never starts.
 const Timeout = 60 * time.Second
 
+// Exec is the init's message after release: Exec is empty once the
+// member's command is found on its PATH (the member starts next, and the
+// parent reports it started only then), else the class of why it cannot be
+// executed (policy.ExecNotFound and its peers), with the command and what
+// was looked at; the parent exits 127 or 126 with it. When executing a
+// found command fails, a second message says why.
+type Exec struct {
+	Exec    string `json:"exec"`
+	Command string `json:"command,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+}
+
 // Released is a granted release: the member's environment, and a channel
 // closed when the parent's end of the gate connection goes away.
 type Released struct {
 	Env        []string
 	ParentGone <-chan struct{}
+	// Conn is the gate connection, for Tell; nil (a test's init) has no
+	// parent to tell.
+	Conn net.Conn
+}
+
+// ErrNoGate is Tell's error without a gate connection.
+var ErrNoGate = errors.New("no gate connection")
+
+// Tell sends the parent the Exec message; an error means the parent may
+// not have heard.
+func (r *Released) Tell(m Exec) error {
+	if r.Conn == nil {
+		return ErrNoGate
+	}
+	return WriteMsg(r.Conn, m)
 }
 
 // Ask connects to the gate at path, presents token, answers the
@@ -104,7 +133,7 @@ func Ask(path, token string, stat func([]string) Idents) (*Released, error) {
 		c.Read(make([]byte, 1)) // the parent sends nothing more: any return is its end
 		c.Close()
 	}()
-	return &Released{Env: rel.Env, ParentGone: gone}, nil
+	return &Released{Env: rel.Env, ParentGone: gone, Conn: c}, nil
 }
 
 func askGate(c net.Conn, token string, stat func([]string) Idents) (*Release, error) {

@@ -1,7 +1,9 @@
 package initproc
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/acbox/acbox/coordinator/docker/gate"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // runMember starts the member with exactly the released environment and
@@ -22,13 +25,17 @@ func (c Config) runMember(argv []string, rel *gate.Released, data uint64, sigs <
 	env := rel.Env
 	path, err := lookPath(argv[0], env)
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "acbox: %s: %v\n", argv[0], err)
-		return 127
+		return c.execFailed(rel, argv[0], path, err)
+	}
+	if err := rel.Tell(gate.Exec{}); err != nil && !errors.Is(err, gate.ErrNoGate) {
+		// The parent reports the start only once it hears this; without
+		// it, it is gone or will refuse.
+		fmt.Fprintf(c.Stderr, "acbox: start gate: %v; the member was not started\n", err)
+		return 126
 	}
 	m := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr}
 	if err := startWithData(m, data); err != nil {
-		fmt.Fprintf(c.Stderr, "acbox: %s: %v\n", argv[0], err)
-		return 126
+		return c.execFailed(rel, argv[0], path, err)
 	}
 	// On a terminal, Ctrl-C already reaches the member's process group.
 	tty := term.IsTerminal(int(c.Stdin.Fd()))
@@ -52,6 +59,65 @@ func (c Config) runMember(argv []string, rel *gate.Released, data uint64, sigs <
 		return 128 + int(ws.Signal())
 	}
 	return ws.ExitStatus()
+}
+
+// execFailed reports a command that could not be executed to the parent,
+// which exits 127 (not found) or 126 (not executable) with the reason; the
+// same statuses, and the reason on stderr, when the parent cannot be told.
+func (c Config) execFailed(rel *gate.Released, cmd, path string, err error) int {
+	class := execClass(err)
+	code := 126
+	if class == policy.ExecNotFound {
+		code = 127
+	}
+	if path == "" && strings.ContainsRune(cmd, '/') {
+		path = cmd
+	}
+	if class != "" {
+		detail := execDetail(path, class, err, rel.Env)
+		if rel.Tell(gate.Exec{Exec: class, Command: cmd, Detail: detail}) == nil {
+			return code
+		}
+	}
+	fmt.Fprintf(c.Stderr, "acbox: %s: %v\n", cmd, err)
+	return code
+}
+
+func execClass(err error) string {
+	if errors.Is(err, exec.ErrNotFound) {
+		return policy.ExecNotFound
+	}
+	return policy.ExecClass(err)
+}
+
+// execDetail is what was looked at and what the kernel said, as the
+// native backend words it.
+func execDetail(path, class string, err error, env []string) string {
+	if errors.Is(err, exec.ErrNotFound) {
+		for _, kv := range env {
+			if strings.HasPrefix(kv, "PATH=") {
+				return kv
+			}
+		}
+		return "no PATH"
+	}
+	var errno syscall.Errno
+	why := err.Error()
+	switch {
+	case errors.As(err, &errno):
+		why = errno.Error()
+	case errors.Is(err, fs.ErrPermission):
+		why = "not an executable file"
+	}
+	if class == policy.ExecNotFound && path != "" {
+		if _, serr := os.Stat(path); serr == nil {
+			return path + " exists, but its interpreter or dynamic loader does not"
+		}
+	}
+	if path == "" {
+		return why
+	}
+	return path + ": " + why
 }
 
 // startWithData starts m with RLIMIT_DATA at limit, and restores the
