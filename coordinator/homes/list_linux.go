@@ -198,7 +198,7 @@ func (r *remover) removeDir(fd int, name string, depth int) error {
 func (r *remover) moveUp(fd int, name string) error {
 	for {
 		r.seq++
-		err := sys.RenameatNoReplace(fd, name, r.top, fmt.Sprintf(".acbox-rm-%d", r.seq))
+		err := sys.Renameat2(fd, name, r.top, fmt.Sprintf(".acbox-rm-%d", r.seq), unix.RENAME_NOREPLACE)
 		if !errors.Is(err, unix.EEXIST) {
 			if err == nil {
 				r.moved++

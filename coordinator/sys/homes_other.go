@@ -2,6 +2,5 @@
 
 package sys
 
-func Unlinkat(int, string, int) error                  { return ErrUnsupported }
-func Touch(int) error                                  { return ErrUnsupported }
-func RenameatNoReplace(int, string, int, string) error { return ErrUnsupported }
+func Unlinkat(int, string, int) error { return ErrUnsupported }
+func Touch(int) error                 { return ErrUnsupported }
