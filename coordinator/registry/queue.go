@@ -148,7 +148,7 @@ func removeStaleTemp(path string) {
 }
 
 func ticketAlive(path string) (ticketFile, bool) {
-	b, err := os.ReadFile(path)
+	b, err := readStateFile(path)
 	var tf ticketFile
 	if err != nil || json.Unmarshal(b, &tf) != nil || time.Now().After(tf.Deadline) {
 		return tf, false
