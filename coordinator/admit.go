@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"time"
 
@@ -20,8 +21,9 @@ const liveWait = 10 * time.Second
 // under the registry lock, plus the backend's live sandboxes the registry
 // does not know: the docker daemon is shared, the registry is per user)
 // and returns the release that removes the entry. Entries of dead owners
-// are reaped on the way, with what their backends left.
-func (l *Launcher) admit(ctx context.Context, plan *policy.Plan, b backend.Backend, id string) (func(), error) {
+// are reaped on the way, with what their backends left. With plan.Wait it
+// queues for a slot (admitWaiting), saying so on errw.
+func (l *Launcher) admit(ctx context.Context, plan *policy.Plan, b backend.Backend, id string, errw io.Writer) (func(), error) {
 	if l.Registry == nil {
 		return nil, fmt.Errorf("%w: admission: the launcher has no registry", policy.ErrCannotSandbox)
 	}
@@ -34,18 +36,36 @@ func (l *Launcher) admit(ctx context.Context, plan *policy.Plan, b backend.Backe
 	if err != nil {
 		return nil, err
 	}
-	lctx, cancel := context.WithTimeout(ctx, liveWait)
-	foreign, err := b.Live(lctx)
-	cancel()
-	if err != nil {
-		return nil, fmt.Errorf("%w: admission: counting the host's live %s sandboxes: %w", policy.ErrCannotSandbox, b.Name(), err)
+	if plan.Wait > 0 && c.Max > 0 {
+		err = l.admitWaiting(ctx, plan.Wait, b, e, c, errw)
+	} else {
+		err = l.admitOnce(ctx, b, e, c)
 	}
-	reaped, err := l.Registry.AdmitCounting(e, c, foreign)
-	l.cleanAfter(ctx, reaped)
 	if err != nil {
 		return nil, err
 	}
 	return func() { l.Registry.Remove(id) }, nil
+}
+
+func (l *Launcher) admitOnce(ctx context.Context, b backend.Backend, e registry.Entry, c registry.Cap) error {
+	foreign, err := l.live(ctx, b)
+	if err != nil {
+		return err
+	}
+	reaped, err := l.Registry.AdmitCounting(e, c, foreign)
+	l.cleanAfter(ctx, reaped)
+	return err
+}
+
+// live lists the backend's live sandboxes, which admission counts too.
+func (l *Launcher) live(ctx context.Context, b backend.Backend) ([]string, error) {
+	lctx, cancel := context.WithTimeout(ctx, liveWait)
+	defer cancel()
+	foreign, err := b.Live(lctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: admission: counting the host's live %s sandboxes: %w", policy.ErrCannotSandbox, b.Name(), err)
+	}
+	return foreign, nil
 }
 
 // cleanAfter asks the backend of each reaped sandbox to remove what it

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
 )
 
@@ -21,7 +23,8 @@ func (l *Launcher) Reap(ctx context.Context) ([]registry.Entry, error) {
 // GC removes what dead owners left and prints each item on out: registry
 // entries, runtime directories with their sockets, then whatever each
 // backend cleans (cgroups, containers) of sandboxes with no entry. A
-// backend that cannot clean now (no daemon) is named as skipped.
+// backend that cannot clean now (a docker daemon that does not answer) is
+// named once, with why; a backend that is not installed says nothing.
 func (l *Launcher) GC(ctx context.Context, out io.Writer) error {
 	reg := l.Registry
 	dead, err := reg.Reap()
@@ -45,7 +48,7 @@ func (l *Launcher) GC(ctx context.Context, out io.Writer) error {
 	for _, b := range l.Backends {
 		names, cerr := b.Cleanup(ctx, hasEntry)
 		if cerr != nil {
-			fmt.Fprintf(out, "%s: skipped: %v\n", b.Name(), cerr)
+			fmt.Fprintf(out, "%s: leftovers not checked: %s\n", b.Name(), strings.TrimPrefix(cerr.Error(), policy.ErrCannotSandbox.Error()+": "))
 		}
 		for _, n := range names {
 			fmt.Fprintf(out, "removed %s\n", n)

@@ -93,10 +93,17 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var requester []int
+	if plan.Within {
+		if requester, err = l.pinRequester(plan.Parent); err != nil {
+			return nil, err
+		}
+		c.Add(func() { closeAll(requester) })
+	}
 	if br != nil {
 		go br.serve(plan)
 	}
-	return l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan)
+	return l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan, requester)
 }
 
 // acquireHome makes, checks and locks the plan's persisted home, if any,
@@ -119,12 +126,12 @@ func acquireHome(c *Cleanup, plan *policy.Plan) error {
 // backend has been asked to start the member, what follows (afterRun)
 // happens on every way out: the member's exit, a failed launch, a signal
 // to acbox (held meanwhile), a broker whose requests hang.
-func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io Stdio, id, dir string, br *broker, scan ScanCheck) (*Result, error) {
+func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io Stdio, id, dir string, br *broker, scan ScanCheck, requester []int) (*Result, error) {
 	b, err := l.backendFor(plan)
 	if err != nil {
 		return nil, err
 	}
-	release, err := l.admit(ctx, plan, b, id)
+	release, err := l.admit(ctx, plan, b, id, io.Err)
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +157,12 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	}
 	held := holdSignals(io.Err)
 	c.Add(held.release)
+	// The watch ends with the sandbox: the checks after the run are not
+	// cut short by a requester that ends meanwhile.
+	unwatch := watchRequester(requester, io.Err, plan.Parent, id) // within_watch.go
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir,
 		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }})
+	unwatch()
 	held.ended()
 	egressEvents.Open()
 	return l.finish(io, br, git, scan, id, out, err)

@@ -25,7 +25,7 @@ func TestGuardChecks(t *testing.T) {
 	if err := unix.Stat(dir, &st); err != nil {
 		t.Fatal(err)
 	}
-	plan := &policy.Plan{Backend: "native", Grants: []policy.Grant{{Path: dir, Write: true, Dev: st.Dev, Ino: st.Ino}}}
+	plan := &policy.Plan{Backend: "native", Grants: []policy.Grant{{Path: dir, Write: true, Dev: uint64(st.Dev), Ino: st.Ino}}} // Dev is int32 on macOS
 	scan, err := GuardChecks{}.BeginScan(plan, true)
 	if err != nil {
 		t.Fatal(err)

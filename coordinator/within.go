@@ -20,8 +20,8 @@ import (
 // backend, and stopped with the requester (`acbox stop` follows Parent).
 // The requester's plan is read from its registry entry (Entry.Plan),
 // which only this user can have written. The check is made when the
-// launch is resolved: a requester that ends between then and the child's
-// start leaves the child running, and `acbox stop` of it is then gone.
+// launch is resolved; the requester's processes are then pinned, and the
+// child ends when the requester ends (within_watch.go).
 
 // withinParent looks up the live sandbox a spec names in "within" and
 // places the spec under it (Parent, Depth). nil without "within".

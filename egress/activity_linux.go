@@ -3,7 +3,7 @@ package egress
 import (
 	"net"
 
-	"golang.org/x/sys/unix"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // tcpActivity returns a counter of the bytes c's socket has received and
@@ -22,7 +22,7 @@ func tcpActivity(c net.Conn) func() uint64 {
 	return func() uint64 {
 		var n uint64
 		rc.Control(func(fd uintptr) {
-			if ti, err := unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO); err == nil {
+			if ti, err := sys.GetsockoptTCPInfo(int(fd)); err == nil {
 				n = ti.Bytes_acked + ti.Bytes_received
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"net"
 	"syscall"
 
+	"github.com/acbox/acbox/coordinator/sys"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,12 +30,12 @@ func spliceN(dst, src net.Conn, n int64) (written int64, handled bool, err error
 		return 0, false, nil
 	}
 	var p [2]int
-	if unix.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK) != nil {
+	if sys.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK) != nil {
 		return 0, false, nil
 	}
-	defer unix.Close(p[0])
-	defer unix.Close(p[1])
-	unix.FcntlInt(uintptr(p[0]), unix.F_SETPIPE_SZ, maxSplice) // a hint: the default 64 KiB works too
+	defer sys.Close(p[0])
+	defer sys.Close(p[1])
+	sys.SetPipeSize(p[0], maxSplice) // a hint: the default 64 KiB works too
 	for written < n {
 		in, err := spliceIn(src0, p[1], int(min(n-written, maxSplice)))
 		if err != nil {
@@ -58,13 +59,8 @@ func spliceIn(rc syscall.RawConn, pipe, max int) (int, error) {
 	var n int64
 	var serr error
 	err := rc.Read(func(fd uintptr) bool {
-		for {
-			n, serr = unix.Splice(int(fd), nil, pipe, nil, max, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
-			if serr != unix.EINTR {
-				break
-			}
-		}
-		return serr != unix.EAGAIN
+		n, serr = sys.Splice(int(fd), pipe, max, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
+		return !errors.Is(serr, unix.EAGAIN)
 	})
 	if err == nil {
 		err = wrapSplice(serr)
@@ -79,11 +75,9 @@ func spliceOut(rc syscall.RawConn, pipe, n int) (int, error) {
 	var serr error
 	err := rc.Write(func(fd uintptr) bool {
 		for done < n {
-			m, e := unix.Splice(pipe, nil, int(fd), nil, n-done, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
+			m, e := sys.Splice(pipe, int(fd), n-done, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
 			switch {
-			case e == unix.EINTR:
-				continue
-			case e == unix.EAGAIN:
+			case errors.Is(e, unix.EAGAIN):
 				return false
 			case e != nil:
 				serr = e

@@ -3,8 +3,11 @@
 package egress
 
 import (
+	"errors"
 	"io"
 	"syscall"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // waitReadable blocks until r, if it is a socket, has data, EOF or an error
@@ -23,7 +26,7 @@ func waitReadable(r io.Reader) {
 	}
 	var b [1]byte
 	rc.Read(func(fd uintptr) bool {
-		_, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-		return err != syscall.EAGAIN && err != syscall.EWOULDBLOCK
+		_, _, err := sys.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		return !errors.Is(err, syscall.EAGAIN) && !errors.Is(err, syscall.EWOULDBLOCK) // wrapped: == would never match
 	})
 }

@@ -217,7 +217,7 @@ func (l *launch) sendConfig(w *os.File) error {
 		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
 		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != "", UserCounters: planCounterCaps(l.plan)}
 	if l.plan.TTY {
-		cfg.Winsize, _ = unix.IoctlGetWinsize(int(l.opt.Stdin.Fd()), unix.TIOCGWINSZ)
+		cfg.Winsize, _ = sys.IoctlGetWinsize(int(l.opt.Stdin.Fd()), l.opt.Stdin.Name())
 	}
 	return json.NewEncoder(w).Encode(cfg)
 }
@@ -262,9 +262,9 @@ func (l *launch) ptyPair() error {
 	if !l.plan.TTY {
 		return nil
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	fds, err := sys.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return os.NewSyscallError("socketpair", err)
+		return err
 	}
 	l.ptyParent, l.ptyChild = os.NewFile(uintptr(fds[0]), "pty"), os.NewFile(uintptr(fds[1]), "pty")
 	return nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/acbox/acbox/coordinator/pin"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // heldPaths are the grants and mount sources the parent keeps open for the
@@ -16,7 +17,7 @@ type heldPaths struct {
 
 func (h *heldPaths) close() {
 	for _, fd := range h.fds {
-		unix.Close(fd)
+		sys.Close(fd)
 	}
 	h.fds = nil
 }

@@ -27,6 +27,7 @@ type CLI struct {
 	Gc       GcCmd       `cmd:"" name:"gc" help:"Remove what dead sandboxes left behind: registry entries, runtime directories, cgroups."`
 	Profile  ProfileCmd  `cmd:"" help:"List or show the saved launch profiles."`
 	Home     HomeCmd     `cmd:"" help:"List or remove the persisted homes of run --home."`
+	Image    ImageCmd    `cmd:"" help:"Build the docker backend's default image."`
 
 	ContainerInit ContainerInitCmd `cmd:"" name:"container-init" hidden:"" help:"The docker backend's in-container init (started by the docker backend)."`
 }
@@ -89,6 +90,11 @@ func report(err error, errw io.Writer) int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	var st interface{ ExitStatus() int } // a launch given up on a signal
+	if errors.As(err, &st) {
+		fmt.Fprintln(errw, "acbox:", err)
+		return st.ExitStatus()
 	}
 	var be *coordinator.BrokerError
 	if errors.As(err, &be) {

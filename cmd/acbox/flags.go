@@ -40,7 +40,8 @@ type LaunchFlags struct {
 	Unprotect   []string `placeholder:"REL" help:"Drop a built-in read-only carve-out of write grants: .git/hooks, .git/config, .git or hookspath (repeatable)."`
 	Profile     string   `placeholder:"NAME" help:"Start from the saved profile ~/.config/acbox/profiles/NAME.json (flags add to it)."`
 	Within      string   `placeholder:"ID" help:"Launch only if narrower than the live sandbox ID (as its broker would launch it); the child is stopped with ID."`
-	Command     []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
+	AdmissionFlags
+	Command []string `arg:"" optional:"" passthrough:"partial" help:"Command and arguments, after --."`
 }
 
 // spec builds the launch spec from --profile or --spec, and the flags.
@@ -124,7 +125,7 @@ func (f *LaunchFlags) apply(s *policy.Spec) error {
 	if f.Within != "" {
 		s.Within = f.Within
 	}
-	return nil
+	return f.applyAdmission(s)
 }
 
 func (f *LaunchFlags) applyNetwork(n *policy.NetworkSpec) {

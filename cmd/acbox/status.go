@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/acbox/acbox/coordinator/backend"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // StatusCmd reports per backend whether it can run here.
@@ -22,13 +23,27 @@ type backendStatus struct {
 	Remedy string `json:"remedy,omitempty"`
 }
 
-// Run asks each backend whether it can run here, in the wired order.
+// Run asks each backend whether it can run here, in the wired order. It
+// fails with ErrCannotSandbox (exit 126, "this host cannot sandbox") when
+// none can, so that a script can ask `acbox status >/dev/null` first.
 func (c *StatusCmd) Run(s *Streams, bs []backend.Backend) error {
 	var st []backendStatus
+	avail := false
 	for _, b := range bs {
 		a := b.Available(context.Background())
+		avail = avail || a.Available
 		st = append(st, statusOf(a))
 	}
+	if err := c.print(s, st); err != nil {
+		return err
+	}
+	if !avail {
+		return fmt.Errorf("%w: no backend can run sandboxes on this host; acbox doctor names each missing requirement and its remedy", policy.ErrCannotSandbox)
+	}
+	return nil
+}
+
+func (c *StatusCmd) print(s *Streams, st []backendStatus) error {
 	if c.JSON {
 		b, _ := json.MarshalIndent(st, "", "  ")
 		_, err := fmt.Fprintln(s.Out, string(b))

@@ -71,12 +71,42 @@ func TestStatus(t *testing.T) {
 	}
 }
 
+// TestStatusNoBackend: with no backend available, status still prints
+// each one's reason, then fails as "this host cannot sandbox" (126); with
+// one available it succeeds.
+func TestStatusNoBackend(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		bs   []backend.Backend
+		want int
+	}{
+		{"none available", []backend.Backend{downDocker, downDocker}, policy.ExitCannotSandbox},
+		{"one available", []backend.Backend{downDocker, upNative}, 0},
+	} {
+		for _, asJSON := range []bool{false, true} {
+			var out strings.Builder
+			err := (&StatusCmd{JSON: asJSON}).Run(&Streams{Out: &out}, tc.bs)
+			if got := policy.ExitCode(err); got != tc.want {
+				t.Errorf("%s (json %v): exit %d (%v), want %d", tc.name, asJSON, got, err, tc.want)
+			}
+			if !strings.Contains(out.String(), "no daemon") {
+				t.Errorf("%s (json %v): the reasons are not printed: %q", tc.name, asJSON, out.String())
+			}
+			if err != nil && !strings.Contains(err.Error(), "acbox doctor") {
+				t.Errorf("%s: the failure does not name acbox doctor: %v", tc.name, err)
+			}
+		}
+	}
+}
+
 // TestStatusRemedyApart: in JSON every unavailable backend has a remedy
 // apart from its reason (contract 1), the generic one when the backend
 // names none; the text form joins them.
 func TestStatusRemedyApart(t *testing.T) {
 	var out strings.Builder
-	if err := (&StatusCmd{JSON: true}).Run(&Streams{Out: &out}, []backend.Backend{downBare}); err != nil {
+	// The only backend is down: status exits 126 (TestStatusNoBackend)
+	// after printing it.
+	if err := (&StatusCmd{JSON: true}).Run(&Streams{Out: &out}, []backend.Backend{downBare}); err != nil && !errors.Is(err, policy.ErrCannotSandbox) {
 		t.Fatal(err)
 	}
 	var st []map[string]any

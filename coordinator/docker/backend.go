@@ -29,6 +29,9 @@ type Backend struct {
 	// Warn receives non-fatal problems (an orphan that could not be
 	// removed); nil: standard error.
 	Warn func(string)
+	// goos is the system the backend takes itself to run on; empty:
+	// runtime.GOOS. Tests set it to see the refusal off Linux (host.go).
+	goos string
 }
 
 // Hooks let tests tamper with a launch at the points where an attacker
@@ -55,6 +58,9 @@ const StartTimeout = 30 * time.Second
 // every path out the container is removed.
 func (b Backend) Launch(p *policy.Plan, lio backend.LaunchIO) (*backend.Outcome, error) {
 	begin := time.Now()
+	if err := b.hostSupport(); err != nil {
+		return nil, err
+	}
 	if err := backend.Refuse(b, p); err != nil {
 		return nil, err
 	}
@@ -187,8 +193,12 @@ func withStreams(io backend.LaunchIO) backend.LaunchIO {
 // Available implements backend.Backend: the daemon is reachable,
 // permitted, rootful without user-namespace remapping and recent enough,
 // and the default image is present and declares no volumes or ports (see
-// Probe). Why is the check's error, which names the next step.
+// Probe). Why is the check's error, which names the next step. Off Linux
+// it never is (host.go).
 func (b Backend) Available(ctx context.Context) backend.Availability {
+	if b.hostSupport() != nil {
+		return backend.Availability{Backend: b.Name(), Why: needsLinuxProc, Remedy: runOnLinux}
+	}
 	st := Probe(ctx, "")
 	return backend.Availability{Backend: b.Name(), Available: st.Available, Why: st.Reason, Remedy: st.Remedy}
 }
@@ -199,9 +209,14 @@ func (Backend) Live(ctx context.Context) ([]string, error) { return LiveSandboxe
 
 // Cleanup implements backend.Backend: it removes the acbox containers whose
 // owning acbox is gone (see RemoveOrphans), sparing those whose id live
-// reports (nil live spares none), and names each "container NAME".
+// reports (nil live spares none), and names each "container NAME". On a
+// host without docker (no socket, no docker binary) there is nothing to
+// clean and no error.
 func (Backend) Cleanup(ctx context.Context, live func(id string) bool) ([]string, error) {
 	c, err := connect(ctx)
+	if notInstalled(err) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

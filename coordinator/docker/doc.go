@@ -105,4 +105,9 @@
 //
 // Linux only, with a rootful Docker Engine on this host. The acbox binary
 // must be static (make build), since the image may hold nothing else.
+// Elsewhere (macOS) the package builds, and the backend reports itself
+// unavailable, lacking and refusing every launch: its host-side checks
+// (bind sources held by descriptor, the container's mounts seen through
+// /proc/<pid>/root) need Linux, and a container is never started without
+// them (host.go).
 package docker

@@ -18,9 +18,13 @@ import (
 // Every Plan field is classified in lacks_test.go as honoured, refused
 // here, or without effect in a container; a field added to the Plan fails
 // that test until it is classified, so a control this backend does not
-// know is never silently ignored.
+// know is never silently ignored. Off Linux it lacks the host-side checks
+// every launch needs (host.go).
 func (b Backend) Lacks(p *policy.Plan) []string {
 	out := backend.OtherBackend(b, p)
+	if b.hostSupport() != nil {
+		out = append(out, needsLinuxProc+"; "+runOnLinux)
+	}
 	if p.View != "" && p.View != policy.ViewGrants {
 		out = append(out, refusal("view "+p.View, "the docker backend shows grants only", "use --backend native for the host view"))
 	}

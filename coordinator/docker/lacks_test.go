@@ -77,6 +77,7 @@ var planFields = map[string]string{
 	"BestEffort":     "no effect: every docker control is required; Landlock is not requested (report.go)",
 	"Image":          "honoured: the container's image",
 	"Labels":         "honoured: container labels",
+	"Wait":           "no effect: admission waits before any backend is asked",
 	"Delegate":       "Lacks: nested launches are refused",
 	"Depth":          "no effect: the registry's bookkeeping of nested launches",
 	"Parent":         "no effect: the registry's bookkeeping of nested launches",

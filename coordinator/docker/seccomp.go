@@ -53,7 +53,7 @@ func seccompOpt() string { return "seccomp=" + profileJSON() }
 
 // profile builds the narrowed profile.
 func profile() *mobyseccomp.Seccomp {
-	p := mobyseccomp.DefaultProfile()
+	p := defaultProfile()
 	// x86_64 only: calls from any other architecture (x86 through int
 	// 0x80, x32) meet runc's bad-architecture action and kill the caller.
 	// The native filter also admits x86 under the same rules, but on x86

@@ -12,19 +12,17 @@ import (
 )
 
 // DefaultImage is used when the plan names no image: busybox alone,
-// built locally from Debian's static busybox (see BuildCommand).
+// built locally from the host's static busybox by `acbox image build`
+// (BuildImage).
 const DefaultImage = "acbox-busybox:1"
 
-// BuildCommand returns the shell command that builds image when it is
+// BuildCommand returns the command that builds image when it is
 // DefaultImage, and a pull hint otherwise.
 func BuildCommand(image string) string {
 	if image != DefaultImage {
 		return "docker pull " + image + " (or docker build -t " + image + " DIR)"
 	}
-	return `d=$(mktemp -d) && cp /bin/busybox "$d"/ && ` +
-		`printf 'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox","--install","-s","/bin"]\n' > "$d"/Dockerfile && ` +
-		`docker build -t ` + DefaultImage + ` "$d" && rm -r "$d"` +
-		` (needs /bin/busybox from Debian's busybox-static: apt-get install busybox-static)`
+	return "acbox image build (it needs a static busybox at " + DefaultBusybox + ": apt-get install busybox-static)"
 }
 
 // Status says whether the docker backend can run here. Its fields and tags
@@ -54,6 +52,9 @@ func Probe(ctx context.Context, image string) Status {
 }
 
 func probe(ctx context.Context, image string) error {
+	if err := (Backend{}).hostSupport(); err != nil {
+		return err
+	}
 	c, err := connect(ctx)
 	if err != nil {
 		return err

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"golang.org/x/sys/unix"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // maxMeta bounds the entries looked at under one .git/modules and
@@ -20,7 +20,7 @@ func (r *repoState) record(w *walker) error {
 	if err != nil {
 		return nil // no git directory to keep: the walk judges the tree
 	}
-	defer unix.Close(gd)
+	defer sys.Close(gd)
 	r.head = readHead(gd)
 	for _, n := range []string{"objects", "refs"} {
 		e, ok, _ := lstatAt(gd, n)
@@ -37,7 +37,7 @@ func (r *repoState) openGitDir() (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	defer unix.Close(root)
+	defer sys.Close(root)
 	restoreAt(root, ".git", 0o700)
 	return openSub(root, ".git")
 }
@@ -71,7 +71,7 @@ func (r *repoState) check(res *Result, g *Guard) {
 		res.Findings = append(res.Findings, Finding{Path: dot, Why: "the git directory cannot be opened", Err: err})
 		return
 	}
-	defer unix.Close(gd)
+	defer sys.Close(gd)
 	for _, n := range []string{"objects", "refs"} {
 		restoreAt(gd, n, 0o700)
 		if e, ok, _ := lstatAt(gd, n); r.present[n] && (!ok || !e.isDir()) {
@@ -132,7 +132,7 @@ func (r *repoState) listMeta(gd int, fn func(rel string, fd int, name string) er
 			continue
 		}
 		err = metaDir(fd, top, top == "modules", &left, fn)
-		unix.Close(fd)
+		sys.Close(fd)
 		if err != nil {
 			return err
 		}
@@ -170,7 +170,7 @@ func metaSub(parent int, name, rel string, left *int, fn func(string, int, strin
 	if err != nil {
 		return nil
 	}
-	defer unix.Close(sub)
+	defer sys.Close(sub)
 	if _, isGitDir, _ := lstatAt(sub, "HEAD"); !isGitDir {
 		return metaDir(sub, rel, true, left, fn)
 	}
@@ -178,6 +178,6 @@ func metaSub(parent int, name, rel string, left *int, fn func(string, int, strin
 	if err != nil {
 		return nil
 	}
-	defer unix.Close(mods)
+	defer sys.Close(mods)
 	return metaDir(mods, filepath.Join(rel, "modules"), true, left, fn)
 }

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"golang.org/x/sys/unix"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // stateNames are entries of a git directory that must not appear during
@@ -55,7 +55,7 @@ func (g *Guard) recordState(d string) {
 	if err != nil {
 		return // gone or not a directory: no git directory here to keep
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	had := map[string]bool{}
 	for _, n := range stateNames {
 		_, had[n], _ = lstatAt(fd, n)
@@ -70,7 +70,7 @@ func worktreeDirs(d string) []string {
 	if err != nil {
 		return nil
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	ents, _ := dirNames(fd)
 	var out []string
 	for i, e := range ents {
@@ -98,6 +98,6 @@ func (g *Guard) checkStates(res *Result) {
 			}
 		}
 		g.checkIndex(res, fd, d)
-		unix.Close(fd)
+		sys.Close(fd)
 	}
 }

@@ -5,11 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // The syscalls of the guard, each on a directory descriptor so that no
@@ -19,25 +22,24 @@ import (
 
 // openRoot opens an absolute directory without following any symlink.
 func openRoot(path string) (int, error) {
-	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
-	if err == unix.EACCES && restoreAt(unix.AT_FDCWD, path, 0o700) {
+	fd, err := openRoot2(path)
+	if errors.Is(err, unix.EACCES) && restoreAt(unix.AT_FDCWD, path, 0o700) {
 		fd, err = openRoot2(path)
 	}
-	return fd, wrap("open", path, err)
+	return fd, err
 }
 
 func openRoot2(path string) (int, error) {
-	return unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+	return sys.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
 }
 
 // openSub opens the directory name in dirfd, never a link.
 func openSub(dirfd int, name string) (int, error) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := unix.Openat(dirfd, name, flags, 0)
-	if err == unix.EACCES && restoreAt(dirfd, name, 0o700) {
-		fd, err = unix.Openat(dirfd, name, flags, 0)
+	fd, err := sys.Openat(dirfd, name, flags, 0)
+	if errors.Is(err, unix.EACCES) && restoreAt(dirfd, name, 0o700) {
+		fd, err = sys.Openat(dirfd, name, flags, 0)
 	}
 	return fd, err
 }
@@ -61,8 +63,8 @@ func (e entry) isLnk() bool { return e.mode&unix.S_IFMT == unix.S_IFLNK }
 // does not exist.
 func lstatAt(dirfd int, name string) (entry, bool, error) {
 	var st unix.Stat_t
-	err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
-	if err == unix.ENOENT || err == unix.ENOTDIR {
+	err := sys.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 		return entry{}, false, nil
 	}
 	if err != nil {
@@ -74,16 +76,16 @@ func lstatAt(dirfd int, name string) (entry, bool, error) {
 // readSmall reads at most max bytes of the regular file name in dirfd.
 func readSmall(dirfd int, name string, max int) ([]byte, error) {
 	flags := unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
-	fd, err := unix.Openat(dirfd, name, flags, 0)
-	if err == unix.EACCES && restoreAt(dirfd, name, 0o600) {
-		fd, err = unix.Openat(dirfd, name, flags, 0)
+	fd, err := sys.Openat(dirfd, name, flags, 0)
+	if errors.Is(err, unix.EACCES) && restoreAt(dirfd, name, 0o600) {
+		fd, err = sys.Openat(dirfd, name, flags, 0)
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	buf := make([]byte, max)
-	n, err := unix.Read(fd, buf)
+	n, err := sys.Read(fd, name, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -93,9 +95,9 @@ func readSmall(dirfd int, name string, max int) ([]byte, error) {
 // readAll reads the regular file name in dirfd whole; a file larger than
 // max is an error.
 func readAll(dirfd int, name string, max int64) ([]byte, error) {
-	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err == unix.EACCES && restoreAt(dirfd, name, 0o600) {
-		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, err := sys.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.EACCES) && restoreAt(dirfd, name, 0o600) {
+		fd, err = sys.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	}
 	if err != nil {
 		return nil, err
@@ -114,7 +116,7 @@ func readAll(dirfd int, name string, max int64) ([]byte, error) {
 
 func readlinkAt(dirfd int, name string) (string, error) {
 	buf := make([]byte, 256)
-	n, err := unix.Readlinkat(dirfd, name, buf)
+	n, err := sys.Readlinkat(dirfd, name, buf)
 	if err != nil {
 		return "", err
 	}
@@ -127,11 +129,11 @@ func moveAside(dirfd int, name string) (string, error) {
 	var err error
 	for try := 0; try < 4; try++ {
 		aside := name + ".acbox-quarantine-" + randomSuffix()
-		err = unix.Renameat2(dirfd, name, dirfd, aside, unix.RENAME_NOREPLACE)
+		err = sys.Renameat2(dirfd, name, dirfd, aside, unix.RENAME_NOREPLACE)
 		if err == nil {
 			return aside, nil
 		}
-		if err == unix.EACCES || err == unix.EPERM {
+		if errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) {
 			restoreAt(dirfd, ".", 0o700)
 		}
 	}
@@ -140,18 +142,18 @@ func moveAside(dirfd int, name string) (string, error) {
 
 // createFile creates name in dirfd with content; it must not exist.
 func createFile(dirfd int, name string, content []byte) error {
-	fd, err := unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
-	if err == unix.EACCES && restoreAt(dirfd, ".", 0o700) {
-		fd, err = unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	fd, err := sys.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	if errors.Is(err, unix.EACCES) && restoreAt(dirfd, ".", 0o700) {
+		fd, err = sys.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 	}
 	if err != nil {
 		return err
 	}
-	defer unix.Close(fd)
-	if _, err := unix.Write(fd, content); err != nil {
+	defer sys.Close(fd)
+	if _, err := sys.Write(fd, name, content); err != nil {
 		return err
 	}
-	return unix.Fsync(fd)
+	return sys.Fsync(fd, name)
 }
 
 // restoreAt gives name in dirfd (not a link) back the owner permission
@@ -159,36 +161,33 @@ func createFile(dirfd int, name string, content []byte) error {
 // anything. The chmod goes through an O_PATH descriptor of exactly that
 // inode (/proc/self/fd), so nothing is resolved twice.
 func restoreAt(dirfd int, name string, want uint32) bool {
-	fd, err := unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := sys.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	return restoreFd(fd, want)
 }
 
 func restoreFd(fd int, want uint32) bool {
 	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || int(st.Uid) != os.Getuid() || st.Mode&unix.S_IFMT == unix.S_IFLNK || st.Mode&want == want {
+	if sys.Fstat(fd, "", &st) != nil || int(st.Uid) != os.Getuid() || st.Mode&unix.S_IFMT == unix.S_IFLNK || st.Mode&want == want {
 		return false
 	}
-	return unix.Chmod(fmt.Sprintf("/proc/self/fd/%d", fd), st.Mode&0o7777|want) == nil
+	return sys.FchmodPath(fd, st.Mode&0o7777|want) == nil
 }
 
 // dirNames lists the names in the directory open at fd (read from its
 // start; fd stays open), with whether each is a directory, from getdents'
 // d_type, or lstat where the file system does not say.
 func dirNames(fd int) ([]dirent, error) {
-	if _, err := unix.Seek(fd, 0, 0); err != nil {
+	if _, err := sys.Seek(fd, ".", 0, 0); err != nil {
 		return nil, err
 	}
 	var out []dirent
 	buf := make([]byte, 32<<10)
 	for {
-		n, err := unix.Getdents(fd, buf)
-		if err == unix.EINTR {
-			continue
-		}
+		n, err := sys.Getdents(fd, ".", buf) // EINTR is retried there
 		if err != nil {
 			return out, err
 		}
@@ -226,11 +225,4 @@ func randomSuffix() string {
 	b := make([]byte, 8)
 	rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-func wrap(op, path string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &os.PathError{Op: op, Path: path, Err: err}
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // dirent is one name in a directory listing.
@@ -48,7 +50,7 @@ func (w *walker) tree(root string) error {
 	if err != nil {
 		return nil // gone or unreachable: nothing of it for git to find
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	return w.dir(fd, root, 0)
 }
 
@@ -58,7 +60,7 @@ func (w *walker) one(dir string) error {
 	if err != nil {
 		return nil
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	ents, err := dirNames(fd)
 	return w.visit(dir, fd, names(ents, err == nil))
 }
@@ -86,7 +88,7 @@ func (w *walker) dir(fd int, path string, depth int) error {
 			continue // moved aside by the visit, or not a directory any more
 		}
 		err = w.dir(sub, filepath.Join(path, e.name), depth+1)
-		unix.Close(sub)
+		sys.Close(sub)
 		if err != nil {
 			return err
 		}
@@ -149,7 +151,7 @@ func (g *Guard) relinkTops(res *Result) {
 		if e, ok, _ := lstatAt(fd, filepath.Base(p)); ok && e.isLnk() {
 			g.relink(res, filepath.Dir(p), fd, filepath.Base(p))
 		}
-		unix.Close(fd)
+		sys.Close(fd)
 	}
 }
 

@@ -116,9 +116,9 @@ func openDir(fd int, name string) (int, error) {
 // readNames lists the directory open at fd (a duplicate is read, so fd
 // stays open and at its place).
 func readNames(fd int) ([]string, error) {
-	dup, err := unix.Dup(fd)
+	dup, err := sys.Dup(fd)
 	if err != nil {
-		return nil, os.NewSyscallError("dup", err)
+		return nil, err
 	}
 	f := os.NewFile(uintptr(dup), "dir")
 	defer f.Close()

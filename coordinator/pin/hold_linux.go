@@ -21,12 +21,12 @@ func Hold(path string, flags int) (fd int, dev, ino uint64, err error) {
 	}
 	real, rerr := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
 	if rerr != nil || real != path {
-		unix.Close(fd)
+		sys.Close(fd)
 		return -1, 0, 0, &policy.RefusedError{Subject: path, Why: "changed since it was checked (now " + real + ")", Instead: "retry; if it keeps changing, something is swapping it"}
 	}
 	var st unix.Stat_t
 	if err = sys.Fstat(fd, path, &st); err != nil {
-		unix.Close(fd)
+		sys.Close(fd)
 		return -1, 0, 0, fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
 	}
 	return fd, uint64(st.Dev), uint64(st.Ino), nil

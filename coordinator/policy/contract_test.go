@@ -222,6 +222,8 @@ func TestSpecPrivate(t *testing.T) {
 		{"contains", nil, []string{home + "/proj"}, nil, []string{priv}, "access.write[0]"},
 		{"beside", []string{home + "/other"}, nil, nil, []string{priv}, ""},
 		{"mount from inside", nil, nil, mount, []string{priv}, ""},
+		{"not there yet, through a link", []string{home + "/proj"}, nil, nil, []string{home + "/link/later"}, "access.read[0]"},
+		{"mount containing", nil, nil, []MountSpec{{Source: home + "/proj"}}, []string{priv}, "mounts[0]"},
 		{"relative", nil, nil, nil, []string{"docs"}, "private[0]"},
 		{"without private", nil, []string{home + "/proj"}, nil, nil, ""},
 	} {

@@ -12,7 +12,7 @@ import (
 // changes it, and this test fails until the pin is edited here in the same
 // change: the diff of this line is the reviewed record that the built-in
 // policy moved. Operators compare it with `acbox version --json`.
-const pinnedPolicyDigest = "7583e81a62207449a0729d7f821e9e3e01110a02d1b3ba12b55db508e80b37a9"
+const pinnedPolicyDigest = "47e99360a7ed3613968e55d1877bf4856ffd8ab1788bd8f192e378a9a596a8af"
 
 func TestPolicyDigestIsPinned(t *testing.T) {
 	if runtime.GOARCH != "amd64" {

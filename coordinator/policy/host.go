@@ -15,7 +15,7 @@ type Host struct {
 	User      string
 	Home      string // the user's home directory, canonical
 	Cwd       string // the launch directory, for relative paths
-	StateDir  string // acbox's own state: $XDG_RUNTIME_DIR/acbox or ~/.local/state/acbox
+	StateDir  string // acbox's own state: $XDG_RUNTIME_DIR/acbox, ~/.local/state/acbox or /tmp/acbox-UID (host_state.go)
 	ConfigDir string // ~/.config/acbox (or $XDG_CONFIG_HOME/acbox)
 	// Protect are the private paths from the config ("private") and
 	// ACBOX_PRIVATE: no grant may be, contain or lie inside one, and every
@@ -41,7 +41,7 @@ func HostFromEnv() (Host, error) {
 	if wd, err := os.Getwd(); err == nil {
 		h.Cwd = wd
 	}
-	h.StateDir = stateDir(h.Home)
+	h.StateDir = stateDir(h.Home, h.UID)
 	h.ConfigDir = configDir(h.Home)
 	places, err := loadPlaces(h)
 	if err != nil {
@@ -82,13 +82,6 @@ func lookupUser(uid int) (name, home string) {
 		home = "/"
 	}
 	return name, filepath.Clean(home)
-}
-
-func stateDir(home string) string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
-		return filepath.Join(d, "acbox")
-	}
-	return fallbackStateDir(home)
 }
 
 func configDir(home string) string {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Where acbox keeps its state (registry, run directories with the broker
@@ -23,8 +24,8 @@ import (
 // of each, /run/user/UID/acbox (the usual XDG_RUNTIME_DIR), and each
 // directory a launch with other XDG values recorded in placesFile.
 
-// placesFile, in the fallback state directory (always masked, never
-// grantable), lists state and config directories outside the usual
+// placesFile, in the state directory that does not depend on
+// XDG_RUNTIME_DIR (homeStateDir; always masked, never grantable), lists state and config directories outside the usual
 // places, one absolute path a line.
 const placesFile = "places"
 
@@ -36,9 +37,10 @@ func fallbackStateDir(home string) string  { return filepath.Join(home, ".local"
 func fallbackConfigDir(home string) string { return filepath.Join(home, ".config", "acbox") }
 
 // usualPlaces are the places acbox's state and config may be without any
-// record: the fallback forms and the standard runtime directory.
+// record: the fallback forms (in the home, and /tmp/acbox-UID for a user
+// without a usable home) and the standard runtime directory.
 func usualPlaces(h Host) []string {
-	return []string{fallbackStateDir(h.Home), fallbackConfigDir(h.Home), "/run/user/" + strconv.Itoa(h.UID) + "/acbox"}
+	return []string{fallbackStateDir(h.Home), fallbackConfigDir(h.Home), "/run/user/" + strconv.Itoa(h.UID) + "/acbox", tmpStateDir(h.UID)}
 }
 
 // acboxDirs is every place of acbox's state and config this launch masks
@@ -57,7 +59,7 @@ func (h Host) acboxDirs() []string {
 // when they are not usual and not listed yet. A place that cannot be
 // recorded is an error: a later launch could not mask it.
 func loadPlaces(h Host) ([]string, error) {
-	file := filepath.Join(fallbackStateDir(h.Home), placesFile)
+	file := filepath.Join(homeStateDir(h.Home, h.UID), placesFile)
 	listed, err := readPlaces(file)
 	if err != nil {
 		return nil, err
@@ -105,10 +107,13 @@ func writePlaces(file string, listed, add []string) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return err
 	}
+	if err := privateDir(filepath.Dir(file)); err != nil {
+		return err
+	}
 	if len(listed)+len(add) > maxPlaces {
 		return rewritePlaces(file, slices.Concat(listed, add))
 	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
 	}

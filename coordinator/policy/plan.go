@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/acbox/acbox/egress"
 )
@@ -32,9 +33,12 @@ type Plan struct {
 	BestEffort bool              `json:"best_effort"`
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
-	Delegate   bool              `json:"delegate"`         // nested launches allowed (broker socket inside)
-	Depth      int               `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
-	Parent     string            `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
+	// Wait is how long admission queues for a slot (0: refuse at once).
+	// It changes when the sandbox starts, never what it may reach.
+	Wait     time.Duration `json:"-"`
+	Delegate bool          `json:"delegate"`         // nested launches allowed (broker socket inside)
+	Depth    int           `json:"depth"`            // 0 for a launch from the host; +1 per nested launch
+	Parent   string        `json:"parent,omitempty"` // the requesting sandbox's id, for nested launches
 	// Within: Parent was named by the spec's "within" (acbox run
 	// --within), not by a broker: an outside coordinator's child.
 	Within bool      `json:"within,omitempty"`

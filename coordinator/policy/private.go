@@ -31,3 +31,20 @@ func withPrivate(h Host, private []string) (Host, error) {
 	h.Protect = append(slices.Clone(h.Protect), private...)
 	return h, nil
 }
+
+// checkMountPrivate: a runtime mount may come from a spec's private path
+// or from inside it (the caller's own runtime, such as ~/.pi/agent/npm),
+// not from a directory that holds one: that would show the whole private
+// tree, which no grant may, and the mask every sandbox puts on a private
+// path does not reach into a runtime mount.
+func checkMountPrivate(src string, m MountSpec, private []string) error {
+	if m.Internal {
+		return nil
+	}
+	for _, q := range private {
+		if q = canonicalOrClean(q); within(q, src) && q != src {
+			return refuse(src, "mount source contains the private path "+q+"; a runtime mount may come from a private path or from inside one, not show all of it", "mount the directory or file inside it that the command needs")
+		}
+	}
+	return nil
+}

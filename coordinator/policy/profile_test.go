@@ -118,7 +118,7 @@ func TestProfileInsideWriteGrant(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Resolve(p.Spec, h)
-	checkErr(t, err, "protected path")
+	checkErr(t, err, "private path")
 
 	plan := &Plan{Grants: []Grant{{Path: filepath.Dir(h.ConfigDir), Write: true}}}
 	checkErr(t, p.Check(plan), "inside the write grant")

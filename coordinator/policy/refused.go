@@ -74,15 +74,23 @@ func checkProtected(p string, h Host) error {
 		}
 		q = canonicalOrClean(q)
 		if within(p, q) || within(q, p) {
-			return refuse(p, "it is, contains or lies inside the protected path "+q, "grant a directory that does not include it")
+			return refuse(p, "it is, contains or lies inside the private path "+q, "grant a directory that does not include it")
 		}
 	}
 	return nil
 }
 
+// canonicalOrClean is p with every symlink resolved; for a path that does
+// not exist (yet), its longest existing parent is resolved and the rest
+// joined to it: a private path named through a symlinked directory
+// (~/link/later) must still match the canonical grant that will hold it.
 func canonicalOrClean(p string) string {
+	p = filepath.Clean(p)
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
 	}
-	return filepath.Clean(p)
+	if dir := filepath.Dir(p); dir != p {
+		return filepath.Join(canonicalOrClean(dir), filepath.Base(p))
+	}
+	return p
 }

@@ -31,6 +31,12 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
 		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth, Within: s.Within != "",
 	}
+	if p.Wait, err = ParseWait(s.Wait); err != nil {
+		return nil, err
+	}
+	if err = CheckLabels(s.Labels); err != nil {
+		return nil, err
+	}
 	if p.View, err = ParseView(s.View); err != nil {
 		return nil, err
 	}
@@ -47,7 +53,7 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 	if p.Cwd, err = viewCwd(s.Cwd, p, h); err != nil {
 		return nil, err
 	}
-	if p.Mounts, err = resolveMounts(s.Mounts, h); err != nil {
+	if p.Mounts, err = resolveMounts(s.Mounts, h, s.Private); err != nil {
 		return nil, err
 	}
 	if p.Limits, err = resolveLimits(s.Limits); err != nil {
@@ -130,9 +136,9 @@ func resolveCwd(cwd string, grants []Grant, h Host) (string, error) {
 	return h.Home, nil
 }
 
-func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
+func resolveMounts(ms []MountSpec, h Host, private []string) ([]Mount, error) {
 	var out []Mount
-	for _, m := range ms {
+	for i, m := range ms {
 		src, err := canonical(m.Source, h.Cwd, "mount source")
 		if err != nil {
 			return nil, err
@@ -142,6 +148,9 @@ func resolveMounts(ms []MountSpec, h Host) ([]Mount, error) {
 		}
 		if err := checkMountSource(src, m, h); err != nil {
 			return nil, err
+		}
+		if err := checkMountPrivate(src, m, private); err != nil {
+			return nil, AtField(fmt.Sprintf("mounts[%d]", i), err)
 		}
 		dst := m.Target
 		if dst == "" {

@@ -30,6 +30,7 @@ type Spec struct {
 	Limits     LimitsSpec        `json:"limits,omitempty"`
 	Image      string            `json:"image,omitempty"`
 	Labels     map[string]string `json:"labels,omitempty"`
+	Wait       string            `json:"wait,omitempty"` // queue this long for an admission slot ("10m"); see admission.go
 	BestEffort bool              `json:"best_effort,omitempty"`
 	Delegate   bool              `json:"delegate,omitempty"`  // may launch narrower sandboxes through ACBOX_SOCKET
 	View       string            `json:"view,omitempty"`      // "grants" (default) or "host"; see view.go

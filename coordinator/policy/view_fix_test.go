@@ -35,7 +35,7 @@ func TestEveryStatePlaceMaskedAndRefused(t *testing.T) {
 		}
 		p, err := Resolve(spec, h)
 		if view == ViewGrants {
-			checkErr(t, err, "protected path "+fallback)
+			checkErr(t, err, "private path "+fallback)
 			continue
 		}
 		if err != nil {
@@ -50,7 +50,7 @@ func TestEveryStatePlaceMaskedAndRefused(t *testing.T) {
 	}
 	for _, g := range []string{other, filepath.Dir(other), cfg, filepath.Join(h.Home, ".config")} {
 		_, err := Resolve(Spec{Command: []string{"x"}, Access: Access{Read: []string{g}}}, h)
-		checkErr(t, err, "protected path")
+		checkErr(t, err, "private path")
 	}
 }
 

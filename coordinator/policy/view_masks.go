@@ -55,7 +55,7 @@ func CredentialMasks() []string {
 	for _, m := range hostViewMasks {
 		out = append(out, m+" (host view)")
 	}
-	out = append(out, "$STATE (acbox state: every place it can be, XDG and fallback, and the places file)", "$CONFIG (acbox config, every place: profiles and the protect list)", "config protect list")
+	out = append(out, "$STATE (acbox state: every place it can be, XDG and fallback, and the places file)", "$CONFIG (acbox config, every place: profiles and the private paths)", "config private paths")
 	return append(out, "held: "+HeldView+" (snapshot chain from the first level below / in the host view, else the read grant or system directory; non-root: from the topmost directory the caller owns or may write), "+
 		HeldPermissions+" (non-root, unreadable, nothing above is the caller's), "+HeldMount+" (write grants, --best-effort only)")
 }

@@ -180,5 +180,5 @@ func TestConfigDirIsProtected(t *testing.T) {
 	h := f.host
 	h.ConfigDir = filepath.Join(h.Home, "proj", "docs")
 	_, err := Resolve(Spec{Command: []string{"x"}, Access: Access{Write: []string{h.Home + "/proj"}}}, h)
-	checkErr(t, err, "protected path")
+	checkErr(t, err, "private path")
 }

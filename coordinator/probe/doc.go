@@ -60,5 +60,6 @@
 // no interface but lo, and the routing probe uses connect on a UDP socket,
 // which sends nothing.
 //
-// The probes are Linux-only; elsewhere the catalogue is empty.
+// The probes are Linux-only; elsewhere the catalogue is empty and the
+// runner and fixture refuse (suite_other.go), so acbox builds on macOS.
 package probe

@@ -8,16 +8,6 @@ import (
 	"time"
 )
 
-// Modes are the member behaviours the lifecycle scenarios start instead of
-// the probes. The kong tags make them hidden flags of `acbox probe`.
-type Modes struct {
-	Exit       int    `hidden:"" default:"-1" help:"Exit with this status."`
-	KillSelf   int    `hidden:"" help:"Kill itself with this signal."`
-	WaitSignal bool   `hidden:"" help:"Print ready, exit 42 on SIGUSR1 (3 after 30s)."`
-	Daemon     string `hidden:"" placeholder:"FILE" help:"Start a setsid'd heartbeat child writing FILE, print ready, sleep."`
-	Heartbeat  string `hidden:"" placeholder:"FILE" help:"Write the time to FILE every 50ms for two minutes."`
-}
-
 // Run performs the selected mode; ok is false when no mode was selected.
 func (m Modes) Run() (code int, ok bool) {
 	switch {

@@ -3,7 +3,6 @@ package probe
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -12,32 +11,7 @@ import (
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/nsjail"
 )
-
-// MemberPath is where the runner mounts its own executable in the sandbox.
-const MemberPath = "/.acbox/acbox"
-
-// Runner starts sandboxes whose member is Exe running `probe`.
-type Runner struct {
-	Exe      string        // the acbox binary, canonical
-	Fixture  *Fixture      // canaries and grants
-	Stderr   *os.File      // the members' stderr; nil: /dev/null
-	Watchdog time.Duration // kill a sandbox after this; 0: two minutes
-	// Backend launches the sandboxes; nil: the native one. Under docker
-	// the backend binds Exe at MemberPath itself, as the container's init.
-	Backend backend.Backend
-	Image   string // the docker image; empty: the backend's default
-}
-
-func (r *Runner) backend() backend.Backend {
-	if r.Backend == nil {
-		return nsjail.Backend{}
-	}
-	return r.Backend
-}
-
-func (r *Runner) docker() bool { return r.backend().Name() == Docker }
 
 // Inside runs the non-destructive probes in one sandbox.
 func (r *Runner) Inside() ([]Line, error) {
@@ -236,9 +210,4 @@ func (r *Runner) complete(lines []Line, sel Selection, res *backend.Outcome) []L
 		lines = append(lines, p.line(o))
 	}
 	return lines
-}
-
-// String renders a line for the readable table.
-func (l Line) String() string {
-	return fmt.Sprintf("%-5s %-32s %s", l.Result, l.ID, l.Detail)
 }

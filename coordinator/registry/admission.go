@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/acbox/acbox/coordinator/policy"
 )
@@ -40,22 +41,50 @@ func (r *Registry) Admit(e Entry, c Cap) (reaped []Entry, err error) {
 
 // AdmitCounting is Admit that also counts foreign: ids of sandboxes known
 // to run on the host outside this registry (other users' docker
-// containers); an id this registry holds is not counted twice.
+// containers); an id this registry holds is not counted twice. While
+// launches wait in the admission queue it refuses: a launch without
+// --wait does not take the slot the first waiter is about to take.
 func (r *Registry) AdmitCounting(e Entry, c Cap, foreign []string) (reaped []Entry, err error) {
+	q, reaped, err := r.TryAdmit(e, c, foreign, nil)
+	if err == nil && !q.Admitted {
+		err = refusal(q, c)
+	}
+	return reaped, err
+}
+
+// TryAdmit registers e, under the registry lock, if a slot is free and
+// t is the first live ticket in the admission queue (t nil: if nobody
+// waits), and then gives t up. Otherwise it registers nothing and returns
+// what it saw; the caller waits and tries again, or refuses with
+// [Refusal]. Dead owners' entries are reaped first and returned.
+func (r *Registry) TryAdmit(e Entry, c Cap, foreign []string, t *Ticket) (q Queue, reaped []Entry, err error) {
 	unlock, err := r.lock()
 	if err != nil {
-		return nil, err
+		return q, nil, err
 	}
 	defer unlock()
 	reaped, live, err := r.reapLocked()
 	if err != nil {
-		return reaped, err
+		return q, reaped, err
 	}
-	running := len(live) + countForeign(foreign, live)
-	if running+1 > c.Max {
-		return reaped, refusal(running, c)
+	tickets, err := r.ticketsLocked()
+	if err != nil {
+		return q, reaped, err
 	}
-	return reaped, r.Register(e)
+	q.Running, q.Foreign = len(live), countForeign(foreign, live)
+	for _, lt := range tickets {
+		if t == nil || lt.seq < t.Seq {
+			q.Ahead++
+		}
+	}
+	if q.Ahead > 0 || q.Running+q.Foreign+1 > c.Max {
+		return q, reaped, nil
+	}
+	if err := r.Register(e); err != nil {
+		return q, reaped, err
+	}
+	q.Admitted = true
+	return q, reaped, t.Leave()
 }
 
 func countForeign(foreign []string, live []Entry) int {
@@ -73,11 +102,30 @@ func countForeign(foreign []string, live []Entry) int {
 	return n
 }
 
-func refusal(running int, c Cap) error {
-	why := fmt.Sprintf("%d sandboxes already run on this host and the cap is %d (%s)", running, c.Max, c.From)
+// Refusal is the admission refusal for what q saw under cap c.
+func Refusal(q Queue, c Cap) error { return refusal(q, c) }
+
+func refusal(q Queue, c Cap) error {
+	why := fmt.Sprintf("%d of your sandboxes already run on this host (the cap counts uid %d's sandboxes, from all its acbox processes)", q.Running, os.Getuid())
+	if q.Foreign > 0 {
+		why += fmt.Sprintf(", the shared docker daemon runs %d more acbox container%s this registry does not list (other users', or from another state directory)", q.Foreign, plural(q.Foreign))
+	}
+	if q.Ahead == 1 {
+		why += ", 1 launch waits for a slot before this one"
+	} else if q.Ahead > 1 {
+		why += fmt.Sprintf(", %d launches wait for a slot before this one", q.Ahead)
+	}
+	why += fmt.Sprintf(", and the cap is %d (%s)", c.Max, c.From)
 	if c.Max == 0 {
 		why = fmt.Sprintf("the cap is 0 (%s): one sandbox's memory limit is larger than three quarters of the host's memory", c.From)
 	}
 	return policy.Refuse("admission", why,
-		"wait for one to end or stop one (acbox ps, acbox stop ID), lower --memory, or set max_sandboxes in ~/.config/acbox/config.json")
+		"queue for a slot with --wait[=DURATION] (in order, default 10m), stop one (acbox ps, acbox stop ID), lower --memory, or set max_sandboxes in ~/.config/acbox/config.json")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

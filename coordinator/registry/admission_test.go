@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -58,7 +59,7 @@ func TestAdmitRefusal(t *testing.T) {
 	if !errors.Is(err, policy.ErrRefused) || policy.ExitCode(err) != policy.ExitRefused {
 		t.Fatalf("third launch: %v, want a refusal", err)
 	}
-	for _, want := range []string{"2 sandboxes already run", "cap is 2", "acbox stop", "max_sandboxes"} {
+	for _, want := range []string{"2 of your sandboxes already run on this host", "counts uid " + strconv.Itoa(os.Getuid()) + "'s sandboxes", "cap is 2", "--wait", "acbox stop", "max_sandboxes"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("refusal %q lacks %q", err, want)
 		}
@@ -170,7 +171,7 @@ func TestAdmitCountsForeign(t *testing.T) {
 	}
 	foreign := []string{"one", "x", "y", "y"}
 	_, err := r.AdmitCounting(selfEntry(t, "two"), Cap{Max: 3, From: "test"}, foreign)
-	if !errors.Is(err, policy.ErrRefused) || !strings.Contains(err.Error(), "3 sandboxes already run") {
+	if !errors.Is(err, policy.ErrRefused) || !strings.Contains(err.Error(), "1 of your sandboxes already run") || !strings.Contains(err.Error(), "docker daemon runs 2 more acbox containers") {
 		t.Fatalf("with 1 own and 2 foreign against a cap of 3: %v", err)
 	}
 	if _, err := r.AdmitCounting(selfEntry(t, "two"), Cap{Max: 4}, foreign); err != nil {

@@ -149,7 +149,7 @@ func OpenRegistry(stateDir string) (*Registry, error) {
 		return nil, fmt.Errorf("%w: state directory %q is not absolute; set XDG_RUNTIME_DIR or HOME", policy.ErrCannotSandbox, stateDir)
 	}
 	r := &Registry{state: stateDir}
-	for _, d := range []string{stateDir, r.dir(), filepath.Join(stateDir, "run")} {
+	for _, d := range []string{stateDir, r.dir(), filepath.Join(stateDir, "run"), r.queueDir()} {
 		if err := privateDir(d); err != nil {
 			return nil, err
 		}
@@ -167,7 +167,7 @@ func privateDir(d string) error {
 	}
 	if !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 || fileUID(fi) != os.Getuid() {
 		return policy.Refuse(d, "acbox's state directory must be a directory of yours, closed to others (0700)",
-			fmt.Sprintf("run chmod 700 %s (and chown it to uid %d), or remove it", d, os.Getuid()))
+			fmt.Sprintf("run chmod 700 %s (and chown it to uid %d), or remove it, or set XDG_RUNTIME_DIR to a private directory of yours", d, os.Getuid()))
 	}
 	return nil
 }
@@ -300,7 +300,8 @@ func (r *Registry) List() ([]Entry, error) {
 
 // Reap removes, under the lock, every entry whose owner is dead, with its
 // runtime directory, and returns what it removed so that backends can
-// clean up after them (cgroups, containers).
+// clean up after them (cgroups, containers). Admission-queue tickets of
+// dead or expired waiters go too.
 func (r *Registry) Reap() ([]Entry, error) {
 	unlock, err := r.lock()
 	if err != nil {
@@ -308,6 +309,9 @@ func (r *Registry) Reap() ([]Entry, error) {
 	}
 	defer unlock()
 	dead, _, err := r.reapLocked()
+	if _, qerr := r.ticketsLocked(); err == nil {
+		err = qerr
+	}
 	return dead, err
 }
 

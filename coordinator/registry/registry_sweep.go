@@ -13,7 +13,9 @@ const staleTemp = time.Minute
 
 // Sweep removes, under the lock, what dead owners left beside their
 // entries: runtime directories (StateDir/run/<id>, with their sockets) that
-// no live entry names, and stale temp files of interrupted writes. It
+// no entry and no live admission-queue ticket names (a launch that waits
+// for a slot has its run directory already), and stale temp files of
+// interrupted writes. It
 // returns the removed paths. Call [Registry.Reap] first.
 func (r *Registry) Sweep() ([]string, error) {
 	unlock, err := r.lock()
@@ -28,6 +30,13 @@ func (r *Registry) Sweep() ([]string, error) {
 	}
 	for _, e := range es {
 		live[e.ID] = true // a dead entry here is reaped by Reap, not guessed at
+	}
+	waiting, err := r.ticketsLocked()
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range waiting {
+		live[w.id] = true
 	}
 	removed := r.sweepRunDirs(live)
 	return append(removed, r.sweepTemps()...), nil

@@ -23,8 +23,9 @@
 // there returns ErrUnsupported (sys_other.go), so the tree builds and vets
 // on macOS; the native backend then reports itself unavailable. Wrappers
 // over Linux-only kernel structures (open_how, mount_attr, the new mount
-// API, capabilities, sysinfo, ifreq) have no stub: only Linux files call
-// them.
+// API, capabilities, sysinfo, ifreq, tcp_info) have no stub: only Linux
+// files call them. Recvfrom alone works on every Unix (the egress proxy's
+// idle wait uses it on macOS too).
 //
 // # Errors in messages
 //

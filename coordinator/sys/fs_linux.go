@@ -86,3 +86,22 @@ func Chdir(path string) error {
 func Fchdir(fd int, name string) error {
 	return pathErr("fchdir", name, func() error { return unix.Fchdir(fd) })
 }
+
+// Lstat fills st for path without following a final link (lstat(2)).
+func Lstat(path string, st *unix.Stat_t) error {
+	return pathErr("lstat", path, func() error { return unix.Lstat(path, st) })
+}
+
+// Statfs fills st for the filesystem holding path (statfs(2)).
+func Statfs(path string, st *unix.Statfs_t) error {
+	return pathErr("statfs", path, func() error { return unix.Statfs(path, st) })
+}
+
+// Renameat2 renames oldname under olddirfd to newname under newdirfd
+// (renameat2(2)); the error is an *os.LinkError naming both.
+func Renameat2(olddirfd int, oldname string, newdirfd int, newname string, flags uint) error {
+	if err := retry(func() error { return unix.Renameat2(olddirfd, oldname, newdirfd, newname, flags) }); err != nil {
+		return &os.LinkError{Op: "renameat2", Old: oldname, New: newname, Err: err}
+	}
+	return nil
+}

@@ -53,3 +53,20 @@ func Recvmsg(fd int, p, oob []byte, flags int) (n, oobn, recvflags int, from uni
 	err = callErr("recvmsg", func() (err error) { n, oobn, recvflags, from, err = unix.Recvmsg(fd, p, oob, flags); return err })
 	return n, oobn, recvflags, from, err
 }
+
+// Socketpair makes a pair of connected sockets (socketpair(2)).
+func Socketpair(domain, typ, proto int) ([2]int, error) {
+	var fds [2]int
+	err := callErr("socketpair", func() (err error) { fds, err = unix.Socketpair(domain, typ, proto); return err })
+	return fds, err
+}
+
+// GetsockoptTCPInfo reads a TCP socket's TCP_INFO (getsockopt(2)).
+func GetsockoptTCPInfo(fd int) (*unix.TCPInfo, error) {
+	var ti *unix.TCPInfo
+	err := callErr("getsockopt(TCP_INFO)", func() (err error) {
+		ti, err = unix.GetsockoptTCPInfo(fd, unix.IPPROTO_TCP, unix.TCP_INFO)
+		return err
+	})
+	return ti, err
+}

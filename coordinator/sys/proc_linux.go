@@ -63,3 +63,10 @@ func Capset(hdr *unix.CapUserHeader, data *unix.CapUserData) error {
 func Sysinfo(info *unix.Sysinfo_t) error {
 	return callErr("sysinfo", func() error { return unix.Sysinfo(info) })
 }
+
+// Getgroups lists the calling process's supplementary groups (getgroups(2)).
+func Getgroups() ([]int, error) {
+	var gs []int
+	err := callErr("getgroups", func() (err error) { gs, err = unix.Getgroups(); return err })
+	return gs, err
+}

@@ -6,8 +6,8 @@ import "golang.org/x/sys/unix"
 
 // Stubs: every wrapper whose argument types exist off Linux returns
 // ErrUnsupported there. Wrappers over Linux-only kernel types (open_how,
-// mount_attr, fsopen, capabilities, sysinfo, ifreq) have no stub: only
-// Linux files call them.
+// mount_attr, fsopen, capabilities, sysinfo, ifreq, tcp_info) have no
+// stub: only Linux files call them.
 
 func Kill(pid int, sig unix.Signal) error                                   { return ErrUnsupported }
 func Flock(fd int, name string, how int) error                              { return ErrUnsupported }
@@ -45,3 +45,20 @@ func Sendmsg(fd int, p, oob []byte, to unix.Sockaddr, flags int) error { return 
 func Recvmsg(fd int, p, oob []byte, flags int) (n, oobn, recvflags int, from unix.Sockaddr, err error) {
 	return 0, 0, 0, nil, ErrUnsupported
 }
+func Lstat(path string, st *unix.Stat_t) error    { return ErrUnsupported }
+func Statfs(path string, st *unix.Statfs_t) error { return ErrUnsupported }
+func Renameat2(olddirfd int, oldname string, newdirfd int, newname string, flags uint) error {
+	return ErrUnsupported
+}
+func Read(fd int, name string, p []byte) (int, error)                   { return -1, ErrUnsupported }
+func Write(fd int, name string, p []byte) (int, error)                  { return -1, ErrUnsupported }
+func Fsync(fd int, name string) error                                   { return ErrUnsupported }
+func Seek(fd int, name string, offset int64, whence int) (int64, error) { return -1, ErrUnsupported }
+func Getdents(fd int, name string, buf []byte) (int, error)             { return -1, ErrUnsupported }
+func Getgroups() ([]int, error)                                         { return nil, ErrUnsupported }
+func Socketpair(domain, typ, proto int) ([2]int, error)                 { return [2]int{-1, -1}, ErrUnsupported }
+
+// Pipe2, SetPipeSize and Splice are unsupported here.
+func Pipe2(p []int, flags int) error                   { return ErrUnsupported }
+func SetPipeSize(fd, size int) error                   { return ErrUnsupported }
+func Splice(rfd, wfd, n int, flags int) (int64, error) { return 0, ErrUnsupported }

@@ -32,7 +32,7 @@ func TestAsDockerGroupUser(t *testing.T) {
 	rep := filepath.Join(rw, "report.json")
 	cmd := exec.Command(e.bin, "run", "--backend", "docker", "--image", image, "--no-tty", "-w", rw, "--report", rep,
 		"--", "sh", "-c", "echo x > "+rw+"/by-user; id -u")
-	cmd.Dir, cmd.Env = "/", []string{"HOME=" + u.HomeDir, "USER=" + u.Username, "PATH=/usr/bin:/bin"}
+	cmd.Dir, cmd.Env = rw, []string{"HOME=" + u.HomeDir, "USER=" + u.Username, "PATH=/usr/bin:/bin"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{uint32(dockerGID)}}}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

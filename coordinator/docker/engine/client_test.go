@@ -349,3 +349,39 @@ func TestWaitRefused(t *testing.T) {
 		t.Errorf("wait on a missing container: %v", err)
 	}
 }
+
+// TestImageBuild: the context goes to POST /build as a tar with the tag,
+// no network for RUN steps; progress is copied; a failed step is an error.
+func TestImageBuild(t *testing.T) {
+	var got string
+	d := newDaemon(t, "1.41", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got = r.Header.Get("Content-Type") + " " + string(b)
+		if strings.Contains(string(b), "FAIL") {
+			io.WriteString(w, `{"stream":"Step 1/1 : RUN false\n"}`+"\n"+`{"errorDetail":{"message":"returned a non-zero code: 1"},"error":"returned a non-zero code: 1"}`)
+			return
+		}
+		io.WriteString(w, `{"stream":"Step 1/2 : FROM scratch\n"}`+"\n"+`{"aux":{"ID":"sha256:1"}}{"stream":"Successfully tagged x:1\n"}`)
+	})
+	c := d.client(t, "")
+	if err := c.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	if err := c.ImageBuild(context.Background(), strings.NewReader("TAR"), "x:1", &progress); err != nil {
+		t.Fatal(err)
+	}
+	if req := d.last(t); req != "POST /v1.41/build?forcerm=1&networkmode=none&rm=1&t=x%3A1" {
+		t.Errorf("request %s", req)
+	}
+	if got != "application/x-tar TAR" || progress.String() != "Step 1/2 : FROM scratch\nSuccessfully tagged x:1\n" {
+		t.Errorf("body %q, progress %q", got, progress.String())
+	}
+	err := c.ImageBuild(context.Background(), strings.NewReader("FAIL"), "x:1", io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "non-zero code: 1") {
+		t.Errorf("a failed step: %v", err)
+	}
+	if err := c.ImageBuild(context.Background(), strings.NewReader(""), "../x", io.Discard); err == nil {
+		t.Error("a tag with .. was sent")
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // StatPaths returns the identity of each path as this process sees it,
@@ -21,15 +23,15 @@ func StatPaths(paths []string) Idents {
 
 func statPath(p string) Ident {
 	id := Ident{Path: p}
-	fd, err := unix.Open(p, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := sys.Open(p, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		id.Err = os.NewSyscallError("open", err).Error()
+		id.Err = err.Error()
 		return id
 	}
-	defer unix.Close(fd)
+	defer sys.Close(fd)
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		id.Err = os.NewSyscallError("fstat", err).Error()
+	if err := sys.Fstat(fd, p, &st); err != nil {
+		id.Err = err.Error()
 		return id
 	}
 	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
@@ -48,7 +50,7 @@ func ReadSelf() SelfStatus {
 	for _, k := range []string{"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"} {
 		s.Caps[k] = st[k]
 	}
-	s.Groups, _ = unix.Getgroups()
+	s.Groups, _ = sys.Getgroups()
 	if s.Groups == nil {
 		s.Groups = []int{}
 	}

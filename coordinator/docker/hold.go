@@ -2,12 +2,12 @@ package docker
 
 import (
 	"fmt"
-	"os"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/pin"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // held is every bind source, opened before the container is created and
@@ -28,7 +28,7 @@ type ident struct {
 
 func (h *held) close() {
 	for _, fd := range h.fds {
-		unix.Close(fd)
+		sys.Close(fd)
 	}
 	h.fds = nil
 }
@@ -95,29 +95,4 @@ func (h *held) open(path string, flags int) (ident, error) {
 	}
 	h.fds = append(h.fds, fd)
 	return ident{Source: path, Dev: dev, Ino: ino}, nil
-}
-
-// hostIdent stats target inside the container's root from the host side,
-// through /proc/<pid>/root. It needs ptrace read access to pid: root has
-// it, and so has a docker-group user, whose uid the container runs as.
-func hostIdent(pid int, target string) (ident, error) {
-	var st unix.Stat_t
-	p := fmt.Sprintf("/proc/%d/root%s", pid, target)
-	if err := unix.Lstat(p, &st); err != nil {
-		return ident{}, &os.PathError{Op: "lstat", Path: p, Err: err}
-	}
-	return ident{Dev: st.Dev, Ino: st.Ino}, nil
-}
-
-// hostReadOnly reports whether target, inside the container's root seen
-// through /proc/<pid>/root, lies on a read-only mount. The walk from that
-// root follows the container's mount table, so this is the topmost mount
-// at target there. The same access as hostIdent.
-func hostReadOnly(pid int, target string) (bool, error) {
-	var st unix.Statfs_t
-	p := fmt.Sprintf("/proc/%d/root%s", pid, target)
-	if err := unix.Statfs(p, &st); err != nil {
-		return false, &os.PathError{Op: "statfs", Path: p, Err: err}
-	}
-	return st.Flags&unix.ST_RDONLY != 0, nil
 }
