@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
@@ -19,7 +18,7 @@ func RemoveCgroups(id string) []string {
 	var out []string
 	for _, p := range hostCgroups.parents() {
 		d := leafDir(p, id)
-		if _, err := os.Stat(d); err == nil && rmdirRetry(d, 0) == nil {
+		if _, err := os.Stat(d); err == nil && removeUnclaimed(d) {
 			out = append(out, d)
 		}
 	}
@@ -27,36 +26,21 @@ func RemoveCgroups(id string) []string {
 }
 
 // SweepCgroups removes every empty sandbox cgroup (acbox-<id>) beside or
-// below this process's cgroups whose id is not live, and returns what it
-// removed. Sandboxes started from another cgroup are not seen.
-//
-// A cgroup younger than cgroupGrace is spared whatever live says: a launch
-// creates its cgroup empty and places its pid 1 a moment later, and live
-// only knows the sandboxes of one state directory (a launch of the same
-// user with another state directory, say the /tmp fallback, would lose its
-// cgroup in that moment and fail). A dead sandbox's cgroup waits one grace.
+// below this process's cgroups whose id is not live and that no launch
+// claims, and returns what it removed. Sandboxes started from another
+// cgroup are not seen.
 func SweepCgroups(live func(id string) bool) []string {
 	var out []string
 	for _, l := range sandboxLeaves() {
-		if time.Since(l.born) < cgroupGrace {
-			continue
-		}
-		if !live(l.id) && rmdirRetry(l.dir, 0) == nil {
+		if !live(l.id) && removeUnclaimed(l.dir) {
 			out = append(out, l.dir)
 		}
 	}
 	return out
 }
 
-// cgroupGrace is how young a sandbox cgroup is spared by the sweep.
-const cgroupGrace = time.Minute
-
-// leaf is one sandbox cgroup: its directory, the sandbox id and when the
-// directory was made (its ctime: creating or filling it changes that).
-type leaf struct {
-	dir, id string
-	born    time.Time
-}
+// leaf is one sandbox cgroup: its directory and the sandbox id.
+type leaf struct{ dir, id string }
 
 // sandboxLeaves lists the sandbox cgroups (acbox-<id>) beside or below
 // this process's cgroups, live or not.
@@ -66,12 +50,7 @@ func sandboxLeaves() []leaf {
 		des, _ := os.ReadDir(p)
 		for _, de := range des {
 			if id, ok := strings.CutPrefix(de.Name(), leafPrefix); ok && de.IsDir() {
-				l := leaf{dir: filepath.Join(p, de.Name()), id: id}
-				var st unix.Stat_t
-				if sys.Stat(l.dir, &st) == nil {
-					l.born = time.Unix(st.Ctim.Unix())
-				}
-				out = append(out, l)
+				out = append(out, leaf{filepath.Join(p, de.Name()), id})
 			}
 		}
 	}
@@ -108,3 +87,22 @@ func ProbeCgroup() (mode, why string) {
 // CgroupLeaves counts the sandbox cgroups, live or not: the soak test
 // checks it does not grow.
 func CgroupLeaves() int { return len(sandboxLeaves()) }
+
+// removeUnclaimed removes the empty cgroup dir unless a launch claims it.
+// A launch holds a shared flock(2) on each of its cgroup directories from
+// creating it until it removes it (cgroup.leaf): it creates the cgroup
+// empty and places pid 1 in it a moment later, and a sweep whose live set
+// does not know the sandbox (gc from another state directory of the same
+// user) must not take it away in that moment. The sweep takes the lock
+// exclusively without waiting; a claimed cgroup is left alone.
+func removeUnclaimed(dir string) bool {
+	fd, err := sys.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer sys.Close(fd)
+	if sys.Flock(fd, dir, unix.LOCK_EX|unix.LOCK_NB) != nil {
+		return false
+	}
+	return rmdirRetry(dir, 0) == nil
+}

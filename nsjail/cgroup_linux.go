@@ -55,6 +55,7 @@ type cgroup struct {
 	dirs   []string          // created leaves, removed at exit
 	values map[string]string // limit files, as read back
 	fd     int               // v2: the leaf, for CLONE_INTO_CGROUP; else -1
+	claims []int             // a shared flock on each leaf: see removeUnclaimed
 }
 
 // newCgroup creates the sandbox's cgroup, or explains in the result why
@@ -152,6 +153,14 @@ func (c *cgroup) leaf(dir string, files []limitFile) error {
 		return err
 	}
 	c.dirs = append(c.dirs, dir)
+	fd, err := sys.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err == nil {
+		c.claims = append(c.claims, fd)
+		err = sys.Flock(fd, dir, unix.LOCK_SH)
+	}
+	if err != nil {
+		return err
+	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.name)
 		if _, err := os.Stat(p); err != nil && !f.required {
@@ -217,6 +226,10 @@ func (c *cgroup) remove() {
 		rmdirRetry(c.dirs[i], 2*time.Second)
 	}
 	c.dirs = nil
+	for _, fd := range c.claims {
+		sys.Close(fd)
+	}
+	c.claims = nil
 }
 
 func rmdirRetry(dir string, wait time.Duration) error {

@@ -5,12 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // mountinfo lines of the hosts the cgroup code meets.
@@ -135,25 +136,31 @@ func TestHostCgroup(t *testing.T) {
 	}
 }
 
-// TestSweepSparesYoungCgroups: a sandbox cgroup made a moment ago and not
-// yet populated (a launch between creating it and placing its pid 1, maybe
-// from another state directory) is not swept, even when no registry knows
-// it; one past the grace is.
-func TestSweepSparesYoungCgroups(t *testing.T) {
+// TestSweepSparesClaimedCgroups: a sandbox cgroup a launch has made and
+// not yet removed (maybe not populated yet, maybe from another state
+// directory, so no registry knows it) is not swept; once released, it is.
+func TestSweepSparesClaimedCgroups(t *testing.T) {
 	id := fmt.Sprint("sweep", os.Getpid())
 	cg := newCgroup(id, policy.Limits{Memory: 64 << 20, Pids: 17})
 	if cg.mode == "" {
 		t.Skipf("no writable cgroup here: %s", cg.why)
 	}
 	defer cg.remove()
-	for _, d := range SweepCgroups(func(string) bool { return false }) {
+	dead := func(string) bool { return false }
+	for _, d := range append(SweepCgroups(dead), RemoveCgroups(id)...) {
 		if strings.Contains(d, leafPrefix+id) {
-			t.Fatalf("a cgroup made a moment ago was swept: %s", d)
+			t.Fatalf("a claimed cgroup was swept: %s", d)
 		}
 	}
-	for _, l := range sandboxLeaves() {
-		if l.id == id && (l.born.IsZero() || time.Since(l.born) > cgroupGrace) {
-			t.Errorf("%s: born %v", l.dir, l.born)
+	for _, fd := range cg.claims {
+		sys.Close(fd)
+	}
+	cg.claims = nil
+	dirs := cg.dirs
+	removed := SweepCgroups(dead)
+	for _, d := range dirs {
+		if !slices.Contains(removed, d) {
+			t.Errorf("released cgroup %s not swept (removed %v)", d, removed)
 		}
 	}
 }
