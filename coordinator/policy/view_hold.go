@@ -56,11 +56,16 @@ type holder struct {
 }
 
 // hide makes name (a pattern when glob) in the real directory dir absent
-// for the whole run, and says how. "" means the sandbox does not show dir
-// at all (grants view), so there is nothing to hold.
-func (x *holder) hide(dir, name string, glob bool) (string, error) {
+// for the whole run, and says how. "" means the sandbox does not show it
+// at all, so there is nothing to hold: outside the grants in the grants
+// view; in the host view, under the sandbox's own /tmp, /dev or /proc
+// when no grant may show it (noSource, see maskWant) and none does.
+func (x *holder) hide(dir, name string, glob, noSource bool) (string, error) {
 	full := filepath.Join(dir, name)
 	if x.p.View != ViewHost && !visibleInGrants(full, x.p) {
+		return "", nil
+	}
+	if x.p.View == ViewHost && noSource && hiddenInHostView(full, x.p) {
 		return "", nil
 	}
 	if lockedOut(dir, name, glob, x.h) {
