@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -177,13 +178,8 @@ func (x *holder) resolve(w maskWant) ([]Mask, error) {
 	if _, err := filepath.EvalSymlinks(w.path); err != nil && w.required {
 		return nil, refuse(w.path, "--exclude path does not exist or cannot be resolved: "+err.Error(), "fix the path or drop the --exclude")
 	}
-	dir, name, last, ok := locate(w.path)
-	if !ok {
-		return nil, nil
-	}
-	glob := last && w.glob
-	held, err := x.hide(dir, name, glob, w.noSource)
-	if err != nil {
+	dir, name, glob, held, err := x.place(w)
+	if err != nil || dir == "" {
 		return nil, err
 	}
 	listed := filepath.Join(dir, name)
@@ -208,6 +204,31 @@ func (x *holder) resolve(w maskWant) ([]Mask, error) {
 	return out, nil
 }
 
+// place finds the directory and name w is hidden as (locate) and hides
+// it; dir is "" when nothing on the way is a directory. A directory that
+// vanishes or is replaced while its chain is recorded sends it back to
+// locate (maxRelocate times), which then finds what the host has now.
+func (x *holder) place(w maskWant) (dir, name string, glob bool, held string, err error) {
+	for try := 0; ; try++ {
+		d, n, last, ok := locate(w.path)
+		if !ok {
+			return "", "", false, "", nil
+		}
+		glob = last && w.glob
+		held, err = x.hide(d, n, glob, w.noSource)
+		var ce *chainError
+		if errors.As(err, &ce) {
+			if try < maxRelocate {
+				continue
+			}
+			err = ce.refusal()
+		}
+		return d, n, glob, held, err
+	}
+}
+
+const maxRelocate = 5
+
 // resolveLink hides the real target of a symlinked credential path.
 func (x *holder) resolveLink(link, why string, noSource bool) ([]Mask, error) {
 	real, err := filepath.EvalSymlinks(link)
@@ -215,6 +236,10 @@ func (x *holder) resolveLink(link, why string, noSource bool) ([]Mask, error) {
 		return nil, nil // dangling: the name itself is hidden
 	}
 	held, err := x.hide(filepath.Dir(real), filepath.Base(real), false, noSource)
+	var ce *chainError
+	if errors.As(err, &ce) {
+		return nil, ce.refusal()
+	}
 	if err != nil {
 		return nil, err
 	}
