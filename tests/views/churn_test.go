@@ -92,7 +92,9 @@ type churner struct {
 	n            int
 }
 
-func (c *churner) name(i int) string { return filepath.Join(c.churn, fmt.Sprintf("f%03d", i%churnNames)) }
+func (c *churner) name(i int) string {
+	return filepath.Join(c.churn, fmt.Sprintf("f%03d", i%churnNames))
+}
 
 func (c *churner) ops() int {
 	c.mu.Lock()
