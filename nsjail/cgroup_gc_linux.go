@@ -4,9 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
+	"golang.org/x/sys/unix"
 )
 
 // RemoveCgroups removes the cgroups of sandbox id, for a sandbox whose
@@ -26,9 +29,18 @@ func RemoveCgroups(id string) []string {
 // SweepCgroups removes every empty sandbox cgroup (acbox-<id>) beside or
 // below this process's cgroups whose id is not live, and returns what it
 // removed. Sandboxes started from another cgroup are not seen.
+//
+// A cgroup younger than cgroupGrace is spared whatever live says: a launch
+// creates its cgroup empty and places its pid 1 a moment later, and live
+// only knows the sandboxes of one state directory (a launch of the same
+// user with another state directory, say the /tmp fallback, would lose its
+// cgroup in that moment and fail). A dead sandbox's cgroup waits one grace.
 func SweepCgroups(live func(id string) bool) []string {
 	var out []string
 	for _, l := range sandboxLeaves() {
+		if time.Since(l.born) < cgroupGrace {
+			continue
+		}
 		if !live(l.id) && rmdirRetry(l.dir, 0) == nil {
 			out = append(out, l.dir)
 		}
@@ -36,8 +48,15 @@ func SweepCgroups(live func(id string) bool) []string {
 	return out
 }
 
-// leaf is one sandbox cgroup: its directory and the sandbox id.
-type leaf struct{ dir, id string }
+// cgroupGrace is how young a sandbox cgroup is spared by the sweep.
+const cgroupGrace = time.Minute
+
+// leaf is one sandbox cgroup: its directory, the sandbox id and when the
+// directory was made (its ctime: creating or filling it changes that).
+type leaf struct {
+	dir, id string
+	born    time.Time
+}
 
 // sandboxLeaves lists the sandbox cgroups (acbox-<id>) beside or below
 // this process's cgroups, live or not.
@@ -47,7 +66,12 @@ func sandboxLeaves() []leaf {
 		des, _ := os.ReadDir(p)
 		for _, de := range des {
 			if id, ok := strings.CutPrefix(de.Name(), leafPrefix); ok && de.IsDir() {
-				out = append(out, leaf{filepath.Join(p, de.Name()), id})
+				l := leaf{dir: filepath.Join(p, de.Name()), id: id}
+				var st unix.Stat_t
+				if sys.Stat(l.dir, &st) == nil {
+					l.born = time.Unix(st.Ctim.Unix())
+				}
+				out = append(out, l)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/alecthomas/kong"
@@ -52,6 +53,9 @@ func (w *waitFlag) Decode(ctx *kong.DecodeContext) error {
 	s, ok := t.Value.(string)
 	if !ok {
 		return fmt.Errorf("--wait=%v: want a duration such as 30s, 10m or 1h", t.Value)
+	}
+	if s == "" { // ParseWait reads "" as no wait; the spec's "wait": "" is refused too
+		return errors.New("the value is empty: give --wait alone for the default (" + policy.DefaultWait.String() + "), or --wait=DURATION")
 	}
 	if _, err := policy.ParseWait(s); err != nil {
 		return err

@@ -69,6 +69,7 @@ func TestFlagValuesRefused(t *testing.T) {
 		{[]string{"run", "--backend", "", "--", "true"}, "--backend: the value is empty"},
 		{[]string{"run", "--report", "", "--", "true"}, "--report: the value is empty"},
 		{[]string{"plan", "--spec", "", "--", "true"}, "--spec: the value is empty"},
+		{[]string{"run", "--wait=", "--", "true"}, "--wait: the value is empty"}, // read as no wait; the spec refuses "wait": ""
 		{[]string{"run", "--pids", "0", "--", "true"}, "--pids: 0 would read as leaving the flag out"},
 		{[]string{"run", "--pids", "x", "--", "true"}, `--pids: want a whole number such as 64, got "x"`},
 		{[]string{"run", "--pids", "99999999999999999999", "--", "true"}, "--pids: want a whole number"},

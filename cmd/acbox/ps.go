@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -91,6 +92,11 @@ func accessSummary(raw json.RawMessage) string {
 func labels(m map[string]string) string {
 	var out []string
 	for k, v := range m {
+		// Keys hold no ',' or '=' (policy.CheckLabels); a value may, and
+		// would read as more labels: such a value is quoted.
+		if strings.ContainsAny(v, ",\"\\ ") {
+			v = strconv.Quote(v)
+		}
 		out = append(out, k+"="+v)
 	}
 	sort.Strings(out)

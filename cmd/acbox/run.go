@@ -115,9 +115,9 @@ func openEvents(fd int) (*coordinator.Events, error) {
 	if fd <= 2 {
 		return nil, fmt.Errorf("%w: --status-fd %d: use a descriptor above 2 so the member's stdio stays its own", policy.ErrInvalid, fd)
 	}
-	f := os.NewFile(uintptr(fd), "status")
-	if _, err := f.Stat(); err != nil {
-		return nil, fmt.Errorf("%w: --status-fd %d is not open: %w", policy.ErrInvalid, fd, err)
+	f, err := coordinator.StatusFile(fd)
+	if err != nil {
+		return nil, err
 	}
 	return coordinator.NewEvents(f), nil
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/acbox/acbox/coordinator/policy"
@@ -27,10 +29,14 @@ const defaultDockerfile = "FROM scratch\nCOPY busybox /bin/busybox\nRUN [\"/bin/
 // no network (FROM scratch). The daemon's progress goes to progress. The
 // built image is then checked as a launch checks it.
 func BuildImage(ctx context.Context, busybox, tag string, progress io.Writer) error {
-	if err := checkStatic(busybox); err != nil {
+	if err := checkTag(tag); err != nil {
 		return err
 	}
-	tarball, err := buildContext(busybox)
+	bin, err := readBusybox(busybox)
+	if err != nil {
+		return err
+	}
+	tarball, err := buildContext(bin)
 	if err != nil {
 		return err
 	}
@@ -48,18 +54,57 @@ func BuildImage(ctx context.Context, busybox, tag string, progress io.Writer) er
 	return checkImage(ctx, c, tag)
 }
 
-// checkStatic refuses a busybox that is not a statically linked ELF
-// binary: FROM scratch has no dynamic loader and no libc to run it.
-func checkStatic(path string) error {
-	f, err := elf.Open(path)
+// maxBusybox bounds what is read as busybox (Debian's is about 2 MiB).
+const maxBusybox = 64 << 20
+
+// readBusybox reads the busybox to put in the image: a regular file (a
+// FIFO or a device would hang the read or never end), at most maxBusybox,
+// a statically linked ELF binary (FROM scratch has no dynamic loader and
+// no libc to run it). A bad path is the caller's input: ErrInvalid.
+func readBusybox(path string) ([]byte, error) {
+	remedy := "; install a static busybox (apt-get install busybox-static) or name one with --busybox"
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %w; install a static busybox (apt-get install busybox-static) or name one with --busybox", policy.ErrCannotSandbox, path, err)
+		return nil, fmt.Errorf("%w: busybox %w%s", policy.ErrInvalid, err, remedy)
 	}
 	defer f.Close()
-	for _, p := range f.Progs {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxBusybox {
+		return nil, fmt.Errorf("%w: busybox %s is not a regular file of at most %d MiB%s", policy.ErrInvalid, path, maxBusybox>>20, remedy)
+	}
+	bin, err := io.ReadAll(io.LimitReader(f, maxBusybox+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: busybox %s: %w", policy.ErrInvalid, path, err)
+	}
+	e, err := elf.NewFile(bytes.NewReader(bin))
+	if err != nil {
+		return nil, fmt.Errorf("%w: busybox %s is not an ELF binary (%w)%s", policy.ErrInvalid, path, err, remedy)
+	}
+	for _, p := range e.Progs {
 		if p.Type == elf.PT_INTERP {
-			return fmt.Errorf("%w: %s is dynamically linked and cannot run in an image FROM scratch; install a static busybox (apt-get install busybox-static) or name one with --busybox", policy.ErrCannotSandbox, path)
+			return nil, fmt.Errorf("%w: %s is dynamically linked and cannot run in an image FROM scratch%s", policy.ErrInvalid, path, remedy)
 		}
+	}
+	return bin, nil
+}
+
+// checkTag refuses a tag docker would refuse or that would print badly:
+// lowercase name components [a-z0-9._-/], an optional :tag of
+// [A-Za-z0-9_.-] up to 128 characters.
+func checkTag(tag string) error {
+	name, t, hasTag := strings.Cut(tag, ":")
+	ok := name != "" && len(tag) <= 255 && !strings.HasPrefix(name, "/") && !strings.HasSuffix(name, "/")
+	for _, c := range name {
+		ok = ok && (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.ContainsRune("._-/", c))
+	}
+	if hasTag {
+		ok = ok && t != "" && len(t) <= 128
+		for _, c := range t {
+			ok = ok && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-", c))
+		}
+	}
+	if !ok {
+		return fmt.Errorf("%w: image tag %q: want a lowercase name (letters, digits, '.', '_', '-', '/') and an optional :TAG", policy.ErrInvalid, tag)
 	}
 	return nil
 }
@@ -67,11 +112,7 @@ func checkStatic(path string) error {
 // buildContext is the tar stream the daemon builds from: the Dockerfile
 // and busybox, owned by root, with fixed times so that the same busybox
 // gives the same layers.
-func buildContext(busybox string) (io.Reader, error) {
-	bin, err := os.ReadFile(busybox)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", policy.ErrCannotSandbox, err)
-	}
+func buildContext(bin []byte) (io.Reader, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	for _, f := range []struct {

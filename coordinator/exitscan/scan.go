@@ -58,8 +58,9 @@ type Scan struct {
 // changed is at or after that time.
 func Begin(p *policy.Plan, full bool) *Scan {
 	s := &Scan{full: full, plan: p, since: time.Now().Add(-time.Second)}
+	listed := p.TakeListings() // the repository search's reads: this walk only
 	if full {
-		s.before = walkGrants(p, &walker{since: s.since})
+		s.before = walkGrants(p, &walker{since: s.since, listed: listed})
 	}
 	return s
 }

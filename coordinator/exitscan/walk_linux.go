@@ -3,7 +3,6 @@ package exitscan
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/dirents"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
@@ -54,6 +54,22 @@ type walker struct {
 	// skips fifos and symlinks: the one walk without --report.
 	recentOnly bool
 	prior      *snapshot // the walk before the run, with --report
+	// listed: what the repository search read, for the walk before the
+	// run (walk_listed_linux.go); nil after it.
+	listed  *policy.Listings
+	readers []*dirents.Reader // one per level: a read is nested in its parent's
+}
+
+// levelBuf is each level's getdents buffer: most directories in one call,
+// and at most 8 MiB at the deepest walk.
+const levelBuf = 8 << 10
+
+// reader is the getdents reader of the level depth.
+func (w *walker) reader(depth int) *dirents.Reader {
+	for len(w.readers) <= depth {
+		w.readers = append(w.readers, dirents.NewReader(levelBuf))
+	}
+	return w.readers[depth]
 }
 
 // walkGrants walks the plan's write grants and persisted home with w.
@@ -63,7 +79,9 @@ func walkGrants(p *policy.Plan, w *walker) *snapshot {
 		w.roots[g] = true
 	}
 	for _, g := range p.ScanRoots() {
-		if fd, ok := w.openRoot(g); ok {
+		if recs, ok := w.listed.Dir(g); ok {
+			w.listedDir(func() (int, bool) { return w.openRoot(g) }, g, recs, 0)
+		} else if fd, ok := w.openRoot(g); ok {
 			w.dir(fd, g, 0)
 		}
 	}
@@ -142,35 +160,27 @@ func (w *walker) denied(dirfd int, name string) denial {
 // dir walks the directory open at fd (named path, depth levels below its
 // grant), closing fd.
 func (w *walker) dir(fd int, path string, depth int) {
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	for w.left >= 0 {
-		ents, err := f.ReadDir(512)
-		for _, e := range ents {
-			if w.left--; w.left < 0 {
-				return
-			}
-			w.entry(fd, path, e, depth)
+	defer sys.Close(fd)
+	err := w.reader(depth).Each(fd, path, nil, func(name []byte, typ uint8) bool {
+		if w.left--; w.left < 0 {
+			return false
 		}
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			w.failed(path, err)
-			return
-		}
+		w.entry(fd, path, string(name), typ, depth)
+		return true
+	})
+	if err != nil {
+		w.failed(path, err)
 	}
 }
 
 // entry looks at one directory entry. The type comes from getdents
 // (d_type), so directories and links cost no stat; an unknown type
 // (DT_UNKNOWN, on filesystems without d_type) is stat'ed like a file.
-func (w *walker) entry(dirfd int, dir string, e os.DirEntry, depth int) {
-	name := e.Name()
-	switch {
-	case e.IsDir():
+func (w *walker) entry(dirfd int, dir, name string, typ uint8, depth int) {
+	switch typ {
+	case unix.DT_DIR:
 		w.sub(dirfd, dir, name, depth)
-	case e.Type()&os.ModeSymlink != 0:
+	case unix.DT_LNK:
 		if !w.recentOnly {
 			w.link(dirfd, dir, name)
 		}

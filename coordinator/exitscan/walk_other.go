@@ -16,6 +16,7 @@ type walker struct {
 	after      bool
 	recentOnly bool
 	prior      *snapshot
+	listed     *policy.Listings
 }
 
 func walkGrants(p *policy.Plan, w *walker) *snapshot {

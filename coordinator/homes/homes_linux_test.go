@@ -169,3 +169,43 @@ func TestRemove(t *testing.T) {
 		t.Fatalf("bad name: %v", err)
 	}
 }
+
+// TestRemoveDeep: a member can make a chain of directories deeper than any
+// walk bound (cd d; mkdir d, over and over). The run after it is refused
+// with the remedy "acbox home rm NAME", so rm must remove it however deep
+// it goes; it failed with "deeper than 1000 levels".
+func TestRemoveDeep(t *testing.T) {
+	dir := homesDir(t)
+	release, err := Acquire(home(dir, "deep"), os.Getuid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	fd, err := unix.Open(filepath.Join(dir, "deep"), unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2*maxDepth+5; i++ { // two passes' worth and some
+		if err := unix.Mkdirat(fd, "d", 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if i%700 == 0 {
+			if err := unix.Mkdirat(fd, ".acbox-rm-1", 0o700); err != nil { // a name rm may want for itself
+				t.Fatal(err)
+			}
+		}
+		sub, err := unix.Openat(fd, "d", unix.O_RDONLY|unix.O_DIRECTORY, 0)
+		unix.Close(fd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd = sub
+	}
+	unix.Close(fd)
+	if err := Remove(dir, "deep", os.Getuid()); err != nil {
+		t.Fatalf("rm of a deep home: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "deep")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the home is still there: %v", err)
+	}
+}

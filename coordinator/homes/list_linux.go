@@ -110,7 +110,7 @@ func Remove(dir, name string, uid int) error {
 	if err := lock(fd, dfd, name, path); err != nil {
 		return err
 	}
-	if err := emptyDir(fd, 0); err != nil {
+	if err := emptyTree(fd); err != nil {
 		return fmt.Errorf("%w: removing %s: %w", policy.ErrCannotSandbox, path, err)
 	}
 	if err := sys.Unlinkat(dfd, name, unix.AT_REMOVEDIR); err != nil {
@@ -128,12 +128,35 @@ func removeEntry(dfd int, name, path string) error {
 	return nil
 }
 
-// emptyDir removes everything in the directory open at fd, depth first,
-// never following a link.
-func emptyDir(fd, depth int) error {
-	if depth > maxDepth {
-		return fmt.Errorf("deeper than %d levels", maxDepth)
+// emptyTree empties the directory open at top however deep it goes, never
+// following a link. A member can make a chain of directories deeper than
+// any walk bound, and the refusal of such a home names `acbox home rm`: a
+// directory found at maxDepth is moved up into top under a new name and
+// emptied by the next pass, so no more than maxDepth descriptors are open
+// at once and each pass removes maxDepth levels. Nothing else writes in
+// the home meanwhile: Remove holds its lock.
+func emptyTree(top int) error {
+	r := remover{top: top}
+	for {
+		r.moved = 0
+		if err := r.empty(top, 0); err != nil {
+			return err
+		}
+		if r.moved == 0 {
+			return nil
+		}
 	}
+}
+
+// remover is one emptyTree: the home's descriptor, how many directories
+// this pass moved up, and the counter that names them.
+type remover struct {
+	top, moved, seq int
+}
+
+// empty removes everything in the directory open at fd, depth levels
+// below top, depth first.
+func (r *remover) empty(fd, depth int) error {
 	var st unix.Stat_t
 	if sys.Fstat(fd, "directory", &st) == nil && st.Mode&0o700 != 0o700 {
 		sys.FchmodPath(fd, st.Mode&0o7777|0o700) // to list and unlink in it
@@ -145,7 +168,7 @@ func emptyDir(fd, depth int) error {
 	for _, name := range names {
 		err := sys.Unlinkat(fd, name, 0)
 		if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EPERM) {
-			err = removeDir(fd, name, depth)
+			err = r.removeDir(fd, name, depth)
 		}
 		if err != nil && !errors.Is(err, unix.ENOENT) {
 			return err
@@ -154,15 +177,33 @@ func emptyDir(fd, depth int) error {
 	return nil
 }
 
-func removeDir(fd int, name string, depth int) error {
+func (r *remover) removeDir(fd int, name string, depth int) error {
+	if depth >= maxDepth {
+		return r.moveUp(fd, name)
+	}
 	sub, err := openDir(fd, name)
 	if err != nil {
 		return err
 	}
-	err = emptyDir(sub, depth+1)
+	err = r.empty(sub, depth+1)
 	sys.Close(sub)
 	if err != nil {
 		return err
 	}
 	return sys.Unlinkat(fd, name, unix.AT_REMOVEDIR)
+}
+
+// moveUp moves the directory name in fd into the home's top under a name
+// nothing there has (the member may have taken some).
+func (r *remover) moveUp(fd int, name string) error {
+	for {
+		r.seq++
+		err := sys.Renameat2(fd, name, r.top, fmt.Sprintf(".acbox-rm-%d", r.seq), unix.RENAME_NOREPLACE)
+		if !errors.Is(err, unix.EEXIST) {
+			if err == nil {
+				r.moved++
+			}
+			return err
+		}
+	}
 }

@@ -23,6 +23,12 @@ const (
 	// MinMemory is the smallest --memory: the default /tmp and home
 	// (a quarter and an eighth of the limit) and /dev/shm must fit in it.
 	MinMemory = 128 << 20
+	// MinPids is the smallest --pids. The limit counts acbox's own
+	// processes and threads in the sandbox (pid 1, the native helper until
+	// it execs, docker's init and acbox's Go init in the container): the
+	// member could not start below about 12 natively, and the docker init
+	// crashed after the member at 8. 32 leaves room for a shell and a child.
+	MinPids = 32
 )
 
 // defaultTmpfsSizes: /tmp and home are TmpSize and HomeSize, or a quarter

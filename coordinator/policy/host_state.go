@@ -19,8 +19,12 @@ import (
 // XDG_RUNTIME_DIR as the way out, rather than use their directory).
 
 // tmpStateDir is the fallback state directory of uid when its home is
-// unusable. It is masked in every sandbox, used or not (usualPlaces).
-func tmpStateDir(uid int) string { return filepath.Join(os.TempDir(), "acbox-"+strconv.Itoa(uid)) }
+// unusable. It is masked in every sandbox, used or not (usualPlaces). It
+// is /tmp whatever TMPDIR says: masking knows it only by this one name,
+// and without a usable home the places file that would record another
+// name lives in it, so a launch with TMPDIR=/proj/t kept its registry and
+// broker sockets where a later launch without TMPDIR could grant them.
+func tmpStateDir(uid int) string { return filepath.Join("/tmp", "acbox-"+strconv.Itoa(uid)) }
 
 // stateDir is where this launch keeps its state: $XDG_RUNTIME_DIR/acbox,
 // else ~/.local/state/acbox if the home can hold it, else /tmp/acbox-UID.

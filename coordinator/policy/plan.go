@@ -58,6 +58,9 @@ type Plan struct {
 	// AccessEnv are more names for ACBOX_ACCESS (the spec's access_env),
 	// checked by Resolve; see access.go.
 	AccessEnv []string `json:"access_env,omitempty"`
+	// listings: what the repository search read, for the exit scan's
+	// first walk (listings.go); never serialized.
+	listings *Listings
 }
 
 // SystemPath is a host system directory shown read-only, or a merged-/usr

@@ -2,8 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 )
 
 // Repositories below a write grant's root get the same built-in carve-outs
@@ -22,10 +20,14 @@ const repoSearchDepth = 3
 var repoSearchLimit = 20000
 
 // nestedRepos returns the directories strictly below root, at most
-// repoSearchDepth levels down, that hold a .git entry.
+// repoSearchDepth levels down, that hold a .git entry, in the order of a
+// walk that takes each directory's entries by name.
+// protect_search_linux.go reads with getdents into one buffer and keeps
+// what it read for the exit scan (listings.go); protect_search_other.go
+// uses os.ReadDir.
 func nestedRepos(root string, p *Plan) ([]string, error) {
 	s := repoSearch{root: root, plan: p}
-	if err := s.walk(root, 0); err != nil {
+	if err := s.search(); err != nil {
 		return nil, err
 	}
 	return s.found, nil
@@ -36,37 +38,22 @@ type repoSearch struct {
 	plan  *Plan
 	seen  int
 	found []string
+	// Linux only (protect_search_linux.go)
+	rd   direntsReader
+	full bool // the plan's listings are at their budget
 }
 
-func (s *repoSearch) walk(dir string, depth int) error {
-	if depth == repoSearchDepth {
-		return nil
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil // unreadable here: unreadable for the member too
-	}
-	for _, e := range entries {
-		if !e.IsDir() || e.Name() == ".git" || e.Name() == "node_modules" {
-			continue
-		}
-		if s.seen++; s.seen > repoSearchLimit {
-			return refuse(s.root, fmt.Sprintf("holds more than %d directories within %d levels; acbox searches that far for git repositories whose hooks and config it keeps read-only, and will not leave some unsearched", repoSearchLimit, repoSearchDepth),
-				"grant a narrower directory, or --protect the repositories' .git/hooks and .git/config yourself and pass --unprotect .git/hooks --unprotect .git/config --unprotect .git")
-		}
-		sub := filepath.Join(dir, e.Name())
-		if s.otherView(sub) {
-			continue
-		}
-		if _, err := os.Lstat(filepath.Join(sub, ".git")); err == nil {
-			s.found = append(s.found, sub)
-		}
-		if err := s.walk(sub, depth+1); err != nil {
-			return err
-		}
+// count counts one more directory, refusing the grant past the limit.
+func (s *repoSearch) count() error {
+	if s.seen++; s.seen > repoSearchLimit {
+		return refuse(s.root, fmt.Sprintf("holds more than %d directories within %d levels; acbox searches that far for git repositories whose hooks and config it keeps read-only, and will not leave some unsearched", repoSearchLimit, repoSearchDepth),
+			"grant a narrower directory, or --protect the repositories' .git/hooks and .git/config yourself and pass --unprotect .git/hooks --unprotect .git/config --unprotect .git")
 	}
 	return nil
 }
+
+// skipped: a directory entry the search does not descend into by name.
+func skipped(name string) bool { return name == ".git" || name == "node_modules" }
 
 // otherView: the sandbox shows something else at dir than this grant's
 // tree (another grant, a runtime mount, a tmpfs, a mask).

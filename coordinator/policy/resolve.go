@@ -265,6 +265,9 @@ func resolveLimits(l LimitsSpec) (Limits, error) {
 	if l.Pids < 0 {
 		return out, invalid("limits.pids %d: want a positive count", l.Pids)
 	}
+	if l.Pids > 0 && l.Pids < MinPids {
+		return out, refuse("limits.pids", fmt.Sprintf("%d is too few: a sandbox needs at least %d (acbox's own processes and threads in it count against the limit)", l.Pids, MinPids), fmt.Sprintf("give --pids %d or more", MinPids))
+	}
 	if l.Pids > 0 {
 		out.Pids = l.Pids
 	}
@@ -284,6 +287,9 @@ func ParseMountFlag(s string) (MountSpec, error) {
 	case 0:
 	case 1:
 		m.Target = rest[0]
+		if m.Target == "" { // would read as "at the source's path", which the spec's "target": "" refuses
+			return m, invalid("--mount %q: empty target: give SRC:DST, or SRC alone to mount it at the same path", s)
+		}
 	default:
 		return m, invalid("--mount %q: want SRC:DST[:ro|rw]", s)
 	}

@@ -61,6 +61,11 @@ func TestParseMountFlag(t *testing.T) {
 		{"/a:/b:rw", want{"/a", "/b", false}, false},
 		{"/a:/b:/c", want{}, true},
 		{":/b", want{}, true},
+		// An empty target would silently mean "at the source's path", which
+		// the spec refuses ("mounts[0].target is \"\"").
+		{"/a:", want{}, true},
+		{"/a::rw", want{}, true},
+		{"/a::ro", want{}, true},
 	}
 	for _, c := range cases {
 		got, err := ParseMountFlag(c.in)

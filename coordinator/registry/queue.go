@@ -148,9 +148,13 @@ func removeStaleTemp(path string) {
 }
 
 func ticketAlive(path string) (ticketFile, bool) {
-	b, err := os.ReadFile(path)
+	b, err := readStateFile(path)
 	var tf ticketFile
-	if err != nil || json.Unmarshal(b, &tf) != nil || time.Now().After(tf.Deadline) {
+	// A deadline further off than any wait may last (policy.MaxWait, plus
+	// a minute of slack) was not written by acbox: it would hold the queue
+	// for as long as its pid lives. Such a ticket counts as stale.
+	now := time.Now()
+	if err != nil || json.Unmarshal(b, &tf) != nil || now.After(tf.Deadline) || tf.Deadline.After(now.Add(policy.MaxWait+time.Minute)) {
 		return tf, false
 	}
 	e := Entry{OwnerPid: tf.OwnerPid, OwnerStart: tf.OwnerStart, PidNS: tf.PidNS}

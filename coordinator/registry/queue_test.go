@@ -54,7 +54,7 @@ func TestQueueOrder(t *testing.T) {
 }
 
 // TestQueueDeadWaiters: a ticket whose owner is dead, one past its
-// deadline and a damaged one block nobody and are removed by the next
+// deadline, one with a deadline beyond any wait and a damaged one block nobody and are removed by the next
 // look (or by Reap); a waiting launch's run directory survives Sweep.
 func TestQueueDeadWaiters(t *testing.T) {
 	r := newRegistry(t)
@@ -67,6 +67,9 @@ func TestQueueDeadWaiters(t *testing.T) {
 	write("00000000000000000001-1.json", ticketFile{ID: "dead", OwnerPid: dead.OwnerPid, OwnerStart: dead.OwnerStart, PidNS: dead.PidNS, Deadline: time.Now().Add(time.Hour)})
 	write("00000000000000000002-1.json", ticketFile{ID: "expired", OwnerPid: os.Getpid(), OwnerStart: selfEntry(t, "y").OwnerStart, PidNS: 1, Deadline: time.Now().Add(-time.Second)})
 	os.WriteFile(filepath.Join(r.queueDir(), "00000000000000000003-1.json"), []byte("{"), 0o600)
+	// A live owner with a deadline no wait can have (forged: --wait is at
+	// most policy.MaxWait) must not hold the queue for its pid's life.
+	write("00000000000000000004-1.json", ticketFile{ID: "forged", OwnerPid: os.Getpid(), OwnerStart: selfEntry(t, "z").OwnerStart, PidNS: selfPidNS(), Deadline: time.Now().AddDate(100, 0, 0)})
 	me, err := r.Enqueue("me", time.Now().Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)

@@ -231,7 +231,7 @@ var ErrNoSandbox = errors.New("no such sandbox")
 
 func readEntry(path string) (Entry, error) {
 	var e Entry
-	b, err := os.ReadFile(path)
+	b, err := readStateFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return e, fmt.Errorf("%w: %s; run acbox ps to list the live ones", ErrNoSandbox, strings.TrimSuffix(filepath.Base(path), ".json"))
 	}

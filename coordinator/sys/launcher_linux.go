@@ -50,3 +50,15 @@ func CloseOnExec(fd int) error {
 		return err
 	})
 }
+
+// Writable tells whether fd was opened for writing (fcntl(2) F_GETFL):
+// a descriptor open read-only (or O_PATH) takes no write.
+func Writable(fd int) (bool, error) {
+	var fl int
+	err := callErr("fcntl", func() (err error) { fl, err = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0); return err })
+	if err != nil || fl&unix.O_PATH != 0 {
+		return false, err
+	}
+	acc := fl & unix.O_ACCMODE
+	return acc == unix.O_WRONLY || acc == unix.O_RDWR, nil
+}

@@ -22,3 +22,6 @@ func PeerPath(fd int) (string, error) { return "", ErrUnsupported }
 
 // CloseOnExec is unsupported here.
 func CloseOnExec(fd int) error { return ErrUnsupported }
+
+// Writable is unsupported here.
+func Writable(fd int) (bool, error) { return false, ErrUnsupported }

@@ -47,7 +47,7 @@ function matrix(name, body) {
   for (const u of users()) {
     test(`contract 1: ${name} as ${u.name}`, { skip }, async (t) => {
       for (const b of await backendsFor(u.ids)) {
-        await t.test(b.backend, { skip: b.skip }, async (t) => body(t, { ids: u.ids, backend: b.backend, c: clientFor(u.ids, { strict: true }) }));
+        await t.test(b.backend, { skip: b.skip }, async (t) => body(t, { ids: u.ids, backend: b.backend, c: clientFor(u.ids, { strict: true, backend: b.backend }) }));
       }
     });
   }

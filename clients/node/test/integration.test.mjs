@@ -3,7 +3,8 @@
 // events on fd 3, JSON lines with the member over stdio, signals relayed,
 // refusals as typed errors, orphans cleaned up by labels. Runs when
 // ACBOX_BIN is set, as root and as ACBOX_TEST_USER, on native and (when
-// available, or ACBOX_REQUIRE_DOCKER=1) docker. These pass with an acbox that
+// available, or ACBOX_REQUIRE_DOCKER=1) docker; docker as ACBOX_TEST_USER
+// runs with the docker group as a supplementary group (fixtures/env.mjs). These pass with an acbox that
 // predates contract 1 (acceptPreContract); contract-v1.test.mjs holds what
 // contract 1 adds.
 import { test } from 'node:test';
@@ -12,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CannotSandboxError, RefusedError, UncheckedError, UsageError, accessFor, readAccess } from '../index.js';
-import { backendsFor, bin, chownAll, clientFor, envFor, leftovers, lines, scratch, skipNoBin, uniq, users } from '../fixtures/env.mjs';
+import { backendsFor, chownAll, clientFor, dockerGid, dockerUserGap, identity, launcherFor, leftovers, requireDocker, lines, scratch, skipNoBin, uniq, users } from '../fixtures/env.mjs';
 
 const collect = (stream) => new Promise((resolve) => { let s = ''; stream.setEncoding('utf8').on('data', (d) => { s += d; }).on('end', () => resolve(s)); });
 const sh = (script) => ['sh', '-c', script];
@@ -24,7 +25,7 @@ function matrix(name, body, { backends = ['native', 'docker'] } = {}) {
     test(`${name} as ${u.name}`, { skip: skipNoBin }, async (t) => {
       for (const b of await backendsFor(u.ids)) {
         if (!backends.includes(b.backend)) continue;
-        await t.test(b.backend, { skip: b.skip }, async (t) => body(t, { ids: u.ids, backend: b.backend, c: clientFor(u.ids) }));
+        await t.test(b.backend, { skip: b.skip }, async (t) => body(t, { ids: u.ids, backend: b.backend, c: clientFor(u.ids, { backend: b.backend }) }));
       }
     });
   }
@@ -142,7 +143,12 @@ matrix('plan, and the exit scan in the outcome', async (t, { ids, backend, c }) 
 matrix('stop by id', async (t, { ids, backend, c }) => {
   const labels = { suite: uniq() };
   const sb = await c.launch({ backend, command: sh('sleep 60'), labels }, { stdio: 'ignore' });
-  assert.deepEqual((await c.ps({ labels })).map((e) => e.id), [sb.id]);
+  const live = await c.ps({ labels });
+  assert.deepEqual(live.map((e) => e.id), [sb.id]);
+  // acbox runs as the user under test; docker as the test user with the docker group as its only extra group.
+  const who = identity(live[0].owner_pid);
+  assert.deepEqual([live[0].uid, who.uid], [ids?.uid ?? process.getuid(), ids?.uid ?? process.getuid()]);
+  if (ids) assert.deepEqual(who.groups, backend === 'docker' ? [dockerGid] : [], 'supplementary groups of acbox');
   await c.stop(sb.id, { grace: 2000 });
   const out = await sb.exit.catch((e) => e);
   assert.ok(out.code === 143 || out.status === null, `stopped: ${JSON.stringify(out)}`);
@@ -154,8 +160,10 @@ matrix('orphan cleanup by labels', async (t, { ids, backend, c }) => {
   const labels = { 'pi.team': uniq(), 'pi.member': 'm1' };
   const marker = uniq();
   const spec = { backend, command: sh(`sleep 300; : ${marker}`), labels };
-  const main = spawn(process.execPath, [new URL('../fixtures/orphan.mjs', import.meta.url).pathname, bin, JSON.stringify(spec)],
-    { stdio: ['ignore', 'pipe', 'inherit'], cwd: '/', ...(ids ? { uid: ids.uid, gid: ids.gid, env: envFor(ids) } : {}) });
+  // The Main runs as acbox does for this user and backend (as root with the docker-group wrapper for docker).
+  const as = launcherFor(ids, backend);
+  const main = spawn(process.execPath, [new URL('../fixtures/orphan.mjs', import.meta.url).pathname, as.binary, JSON.stringify(spec)],
+    { stdio: ['ignore', 'pipe', 'inherit'], cwd: '/', ...as.spawn });
   const id = await new Promise((resolve) => { let s = ''; main.stdout.on('data', (d) => { s += d; if (s.includes('\n')) resolve(s.trim()); }); });
   main.kill('SIGKILL');
   await new Promise((r) => main.on('exit', r));
@@ -196,5 +204,10 @@ test('status reports each backend with reason and remedy', { skip: skipNoBin }, 
       if (!b.available) assert.ok(b.reason, `${name} says why it is unavailable`);
     }
     assert.ok(st.preferred === null || st.backends[st.preferred].available);
+    // The test user with the docker group (and nothing else) can use docker when root can.
+    if (u.ids && !dockerUserGap(u.ids) && requireDocker) {
+      const d = (await clientFor(u.ids, { backend: 'docker' }).status()).backends.docker;
+      assert.ok(d.available, `docker as ${u.name} with the docker group: ${d.reason}`);
+    }
   }
 });
