@@ -147,7 +147,11 @@ func (r *rootfs) fillOne(v policy.ViewDir, under, mnt int, e entry) error {
 		return err
 	}
 	defer sys.Close(tree)
-	if err := sys.MoveMount(tree, "", mnt, e.name, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+	err = sys.MoveMount(tree, "", mnt, e.name, unix.MOVE_MOUNT_F_EMPTY_PATH)
+	if errors.Is(err, unix.ENOENT) {
+		return errGone // unlinked on the host since it was cloned (the placeholder is ours alone)
+	}
+	if err != nil {
 		return &MountError{Op: "move_mount", Target: path, Err: err}
 	}
 	return nil
