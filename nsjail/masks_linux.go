@@ -61,6 +61,9 @@ func (r *rootfs) maskControl() policy.Control {
 
 func (r *rootfs) mask(m policy.Mask) error {
 	fd, err := openNoFollow(unix.AT_FDCWD, m.Path, m.Kind == "dir", false)
+	if errors.Is(err, unix.ENOENT) {
+		return nil // gone: nothing to mount on, as for a name absent at launch (verifyMasks checks it stays so)
+	}
 	if err != nil {
 		return fmt.Errorf("mask %s: %w (it changed since it was checked; retry)", m.Path, err)
 	}
@@ -133,22 +136,28 @@ func (r *rootfs) verifyMasks() error {
 
 // verifyView: the view's path shows its own tmpfs, without the hidden
 // names. A view under the sandbox's private /tmp, /dev or /proc is not
-// reachable (the sandbox shows its own mounts there).
+// reachable (the sandbox shows its own mounts there). A view that was not
+// built (its directory had vanished or been replaced) must show nothing at
+// all: no such name in the new root.
 func (r *rootfs) verifyView(v policy.ViewDir) error {
 	rel := strings.TrimPrefix(v.Path, "/")
 	if rel == "" {
 		rel = "."
 	}
+	built, ok := r.views[v.Path]
 	fd, err := openNoFollow(r.root, rel, true, true)
 	if err != nil && underPrivate(v.Path) {
 		return nil
+	}
+	if !ok && errors.Is(err, unix.ENOENT) {
+		return nil // its directory vanished or was replaced on the host: left out (synth_vanish_linux.go)
 	}
 	if err != nil {
 		return fmt.Errorf("view %s is not reachable in the new root: %w", v.Path, err)
 	}
 	defer sys.Close(fd)
 	dev, ino, err := fdIdent(fd)
-	want := r.views[v.Path].tmpfs
+	want := built.tmpfs
 	if err != nil || dev != want.Dev || ino != want.Ino {
 		if underPrivate(v.Path) {
 			return nil

@@ -14,12 +14,15 @@ import (
 )
 
 // entry is one name a snapshot shows: a directory, a symlink (recreated
-// with its target), or anything else (bound onto an empty file).
+// with its target), or anything else (bound onto an empty file). dev and
+// ino are what the name held when it was listed: the bind must be of that
+// very file (see synth_vanish_linux.go).
 type entry struct {
-	name   string
-	kind   uint32 // S_IFDIR, S_IFLNK or S_IFREG for the rest
-	target string // symlinks
-	bare   bool   // an empty directory, nothing bound (the host view's own /proc, /dev, /tmp)
+	name     string
+	kind     uint32 // S_IFDIR, S_IFLNK or S_IFREG for the rest
+	target   string // symlinks
+	bare     bool   // an empty directory, nothing bound (the host view's own /proc, /dev, /tmp)
+	dev, ino uint64
 }
 
 // privateInHostView are the root entries the sandbox replaces with its own
@@ -27,8 +30,10 @@ type entry struct {
 var privateInHostView = []string{"proc", "dev", "tmp"}
 
 // listEntries reads the host directory open at under and keeps every name
-// the view does not hide. The type comes from the directory listing (one
-// getdents for the lot); a symlink's target is read where it is one.
+// the view does not hide, with its type and identity (fstatat, not
+// following a symlink or crossing into a mount the name is not); a
+// symlink's target is read where it is one. A name gone by the time it is
+// looked at is left out: the host no longer has it.
 func listEntries(under int, v policy.ViewDir) ([]entry, error) {
 	fd, err := sys.Openat(under, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -47,7 +52,7 @@ func listEntries(under int, v policy.ViewDir) ([]entry, error) {
 		}
 		e, ok, err := describe(under, de)
 		if err != nil {
-			return nil, &MountError{Op: "readlink", Source: filepath.Join(v.Path, de.Name()), Err: err}
+			return nil, &MountError{Op: "fstatat/readlink", Source: filepath.Join(v.Path, de.Name()), Err: err}
 		}
 		if ok {
 			e.bare = v.Path == "/" && slices.Contains(privateInHostView, e.name) && e.kind == unix.S_IFDIR
@@ -70,26 +75,41 @@ func hidden(v policy.ViewDir, name string) bool {
 	return false
 }
 
-// describe turns a listed name into an entry; ok is false when a symlink
-// vanished since the listing.
+// describe turns a listed name into an entry; ok is false when the name
+// vanished since the listing, or stopped being a symlink between the stat
+// and the readlink (replaced: see synth_vanish_linux.go).
 func describe(under int, de fs.DirEntry) (entry, bool, error) {
-	e := entry{name: de.Name(), kind: unix.S_IFREG}
-	switch de.Type() & fs.ModeType {
-	case fs.ModeDir:
-		e.kind = unix.S_IFDIR
-	case fs.ModeSymlink:
-		e.kind = unix.S_IFLNK
-		buf := make([]byte, unix.PathMax)
-		n, err := sys.Readlinkat(under, e.name, buf)
-		if errors.Is(err, unix.ENOENT) {
-			return entry{}, false, nil
-		}
-		if err != nil {
-			return entry{}, false, err
-		}
-		e.target = string(buf[:n])
+	var st unix.Stat_t
+	err := sys.Fstatat(under, de.Name(), &st, unix.AT_SYMLINK_NOFOLLOW)
+	if errors.Is(err, unix.ENOENT) {
+		return entry{}, false, nil
 	}
+	if err != nil {
+		return entry{}, false, err
+	}
+	e := entry{name: de.Name(), kind: kindOf(st.Mode), dev: st.Dev, ino: st.Ino}
+	if e.kind != unix.S_IFLNK {
+		return e, true, nil
+	}
+	buf := make([]byte, unix.PathMax)
+	n, err := sys.Readlinkat(under, e.name, buf)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EINVAL) {
+		return entry{}, false, nil
+	}
+	if err != nil {
+		return entry{}, false, err
+	}
+	e.target = string(buf[:n])
 	return e, true, nil
+}
+
+// kindOf: directory, symlink, or the rest (bound onto an empty file).
+func kindOf(mode uint32) uint32 {
+	switch k := mode & unix.S_IFMT; k {
+	case unix.S_IFDIR, unix.S_IFLNK:
+		return k
+	}
+	return unix.S_IFREG
 }
 
 // placeholders creates each entry in the detached tmpfs: directories and

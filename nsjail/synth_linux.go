@@ -1,6 +1,7 @@
 package nsjail
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,10 +48,14 @@ type viewIdent struct{ host, tmpfs ident }
 // carry it, and the root's snapshot binds it from there like any entry.
 func (r *rootfs) applyViews() error {
 	for _, v := range r.cfg.Plan.Views {
-		if parent := filepath.Dir(v.Path); v.Path == "/" || (parent != "/" && r.viewOf(parent) != nil) {
+		parent := filepath.Dir(v.Path)
+		if v.Path == "/" || (parent != "/" && r.viewOf(parent) != nil) {
 			continue // built inside its parent's snapshot
 		}
 		under, err := openNoFollow(unix.AT_FDCWD, v.Path, true, false)
+		if gone(err) && parent == "/" && r.viewOf("/") != nil {
+			continue // vanished: the root's snapshot leaves the name out (keepViews)
+		}
 		if err != nil {
 			return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
 		}
@@ -84,6 +89,7 @@ func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	if err != nil {
 		return err
 	}
+	ents = r.keepViews(v, ents)
 	if v.Path == "/" && wantsOwnDir(r.cfg.Plan) {
 		ents = withOwnDir(ents)
 	}
@@ -98,28 +104,37 @@ func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	if err := moveInto(mnt, at, v.Path); err != nil {
 		return err
 	}
-	if err := r.fill(v, under, mnt, ents); err != nil {
+	n, err := r.fill(v, under, mnt, ents)
+	if err != nil {
 		return err
 	}
 	if err := setAttr(mnt, "", false, viewAttrs, v.Path); err != nil {
 		return err
 	}
-	return r.recordView(v, mnt, len(ents))
+	return r.recordView(v, mnt, n)
 }
 
 // fill binds every entry onto its placeholder, or builds a child view
-// there. Placeholders are named relative to the snapshot's own tmpfs,
-// which only this process can reach (a private mount namespace).
-func (r *rootfs) fill(v policy.ViewDir, under, mnt int, ents []entry) error {
+// there, and returns how many it bound. Placeholders are named relative to
+// the snapshot's own tmpfs, which only this process can reach (a private
+// mount namespace). An entry gone or replaced since the listing is left
+// out (synth_vanish_linux.go).
+func (r *rootfs) fill(v policy.ViewDir, under, mnt int, ents []entry) (int, error) {
+	n := len(ents)
 	for _, e := range ents {
 		if e.kind == unix.S_IFLNK || e.bare {
 			continue
 		}
-		if err := r.fillOne(v, under, mnt, e); err != nil {
-			return err
+		err := r.fillOne(v, under, mnt, e)
+		if errors.Is(err, errGone) {
+			n--
+			err = dropPlaceholder(mnt, e)
+		}
+		if err != nil {
+			return 0, err
 		}
 	}
-	return nil
+	return n, nil
 }
 
 func (r *rootfs) fillOne(v policy.ViewDir, under, mnt int, e entry) error {
@@ -127,37 +142,59 @@ func (r *rootfs) fillOne(v policy.ViewDir, under, mnt int, e entry) error {
 	if child := r.viewOf(path); child != nil && v.Path != "/" {
 		return r.childView(*child, under, mnt, e.name)
 	}
-	tree, err := r.entryTree(under, e.name, path)
+	tree, err := r.entryTree(under, e, path)
 	if err != nil {
 		return err
 	}
 	defer sys.Close(tree)
-	if err := sys.MoveMount(tree, "", mnt, e.name, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+	err = sys.MoveMount(tree, "", mnt, e.name, unix.MOVE_MOUNT_F_EMPTY_PATH)
+	if errors.Is(err, unix.ENOENT) {
+		return errGone // unlinked on the host since it was cloned (the placeholder is ours alone)
+	}
+	if err != nil {
 		return &MountError{Op: "move_mount", Target: path, Err: err}
 	}
 	return nil
 }
 
 // entryTree is what shows at an entry: a clone of it, or, for an anchor
-// view under the root's snapshot, the view itself (view_move_linux.go).
-func (r *rootfs) entryTree(under int, name, path string) (int, error) {
+// view under the root's snapshot, the view itself, moved (view_move_linux.go;
+// keepViews made sure the listed entry is that snapshot). Either must
+// still be the file listed: errGone otherwise.
+func (r *rootfs) entryTree(under int, e entry, path string) (int, error) {
+	flags := uint(unix.OPEN_TREE_CLONE | unix.OPEN_TREE_CLOEXEC | unix.AT_RECURSIVE | unix.AT_SYMLINK_NOFOLLOW)
 	if r.anchored(path) {
-		return r.takeView(under, name, path)
+		flags = uint(unix.OPEN_TREE_CLOEXEC | unix.AT_SYMLINK_NOFOLLOW)
 	}
-	tree, err := sys.OpenTree(under, name, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+	tree, err := sys.OpenTree(under, e.name, flags)
+	if errors.Is(err, unix.ENOENT) {
+		return -1, errGone
+	}
 	if err != nil {
 		return -1, &MountError{Op: "open_tree", Source: path, Flags: "OPEN_TREE_CLONE|AT_RECURSIVE", Err: err}
+	}
+	if !sameEntry(tree, e) {
+		sys.Close(tree)
+		return -1, errGone
 	}
 	return tree, nil
 }
 
-// childView builds a child's snapshot on its placeholder directory.
+// childView builds a child's snapshot on its placeholder directory: of the
+// directory the coordinator checked, or, when that is no longer at the
+// name, of nothing (errGone).
 func (r *rootfs) childView(v policy.ViewDir, under, mnt int, name string) error {
 	src, err := openNoFollow(under, name, true, true)
+	if gone(err) {
+		return errGone
+	}
 	if err != nil {
 		return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
 	}
 	defer sys.Close(src)
+	if !sameEntry(src, entry{name: name, kind: unix.S_IFDIR, dev: v.Dev, ino: v.Ino}) {
+		return errGone
+	}
 	dst, err := openNoFollow(mnt, name, true, true)
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
+	root, err := filepath.EvalSymlinks(fixtureDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +43,19 @@ func newFixture(t *testing.T) fixture {
 			return map[string]string{"LANG": "de_DE.UTF-8", "SECRET": "s"}[k], k == "LANG" || k == "SECRET"
 		}}
 	return fixture{root: root, host: h}
+}
+
+// fixtureDir is a fresh directory outside /tmp where there is one: a
+// host view shows its own /tmp, so a home or state directory under the
+// host's /tmp is one the sandbox never shows (and masks need not hold).
+func fixtureDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("/var/tmp", "acbox-policy-test-")
+	if err != nil {
+		return t.TempDir()
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
 }
 
 func TestGrantRefusals(t *testing.T) {

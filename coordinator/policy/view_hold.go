@@ -56,11 +56,16 @@ type holder struct {
 }
 
 // hide makes name (a pattern when glob) in the real directory dir absent
-// for the whole run, and says how. "" means the sandbox does not show dir
-// at all (grants view), so there is nothing to hold.
-func (x *holder) hide(dir, name string, glob bool) (string, error) {
+// for the whole run, and says how. "" means the sandbox does not show it
+// at all, so there is nothing to hold: outside the grants in the grants
+// view; in the host view, under the sandbox's own /tmp, /dev or /proc
+// when no grant may show it (noSource, see maskWant) and none does.
+func (x *holder) hide(dir, name string, glob, noSource bool) (string, error) {
 	full := filepath.Join(dir, name)
 	if x.p.View != ViewHost && !visibleInGrants(full, x.p) {
+		return "", nil
+	}
+	if x.p.View == ViewHost && noSource && hiddenInHostView(full, x.p) {
 		return "", nil
 	}
 	if lockedOut(dir, name, glob, x.h) {
@@ -150,22 +155,40 @@ func nextBelow(d, dir string) string {
 	return filepath.Join(d, strings.SplitN(rest, "/", 2)[0])
 }
 
-// chain records every directory from anchor down to dir as a view.
+// chain records every directory from anchor down to dir as a view, all or
+// none: errChainChanged when one is no longer a directory (the host
+// removed or replaced it since locate found it).
 func (x *holder) chain(anchor, dir string) error {
+	var add []*ViewDir
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, ok := x.views[d]; !ok {
 			fi, err := os.Lstat(d)
 			if err != nil || !fi.IsDir() {
-				return refuse(d, "it changed while the masks were being resolved (no longer a directory)", "retry")
+				return &chainError{d}
 			}
 			v := &ViewDir{Path: d}
 			v.Dev, v.Ino = fileIdent(fi)
-			x.views[d] = v
+			add = append(add, v)
 		}
 		if d == anchor || d == "/" {
-			return nil
+			break
 		}
 	}
+	for _, v := range add {
+		x.views[v.Path] = v
+	}
+	return nil
+}
+
+// chainError: a directory of the chain changed while it was recorded.
+// resolve looks the name up again a few times before refusing: on a busy
+// host, directories come and go.
+type chainError struct{ dir string }
+
+func (e *chainError) Error() string { return e.dir + " changed while the masks were being resolved" }
+
+func (e *chainError) refusal() error {
+	return refuse(e.dir, "it changed while the masks were being resolved (no longer a directory)", "retry")
 }
 
 // list returns the views parents first, dropping those a hidden name of a

@@ -1,9 +1,9 @@
 package policy
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -66,10 +66,14 @@ type maskWant struct {
 	why      string
 	required bool // an --exclude: it must exist
 	glob     bool // a built-in template whose last component is a pattern; user paths are literal
-	// elsewhere: a place of acbox's state or config recorded by another
-	// launch; in the host view, one under the sandbox's own /tmp, /dev or
-	// /proc is not shown and needs no snapshot.
-	elsewhere bool
+	// noSource: no grant or runtime mount may show it (acbox's state and
+	// config, the protect list: checkProtected and checkMountPrivate refuse
+	// a source that is or contains one; a mount from inside one is cloned
+	// before the masks and shows what it names). In the host view, one
+	// under the sandbox's own /tmp, /dev or /proc is then not shown at all
+	// and needs no snapshot: without this, /tmp/acbox-UID made every root
+	// launch rebuild the whole shared /tmp, entry by entry.
+	noSource bool
 }
 
 // resolveMasks finds every mask for this launch on the host (the built-in
@@ -125,11 +129,11 @@ func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
 	}
 	// The whole config directory: config.json names the private paths.
 	for _, p := range h.acboxDirs() {
-		out = append(out, maskWant{path: p, why: "acbox state and config", elsewhere: slices.Contains(h.Places, p)})
+		out = append(out, maskWant{path: p, why: "acbox state and config", noSource: true})
 	}
 	for _, p := range h.Protect {
 		if filepath.IsAbs(p) {
-			out = append(out, maskWant{path: p, why: "private (the config, ACBOX_PRIVATE or the spec)"})
+			out = append(out, maskWant{path: p, why: "private (the config, ACBOX_PRIVATE or the spec)", noSource: true})
 		}
 	}
 	for _, e := range excludes {
@@ -171,19 +175,11 @@ func excludeWant(e string, h Host) (maskWant, error) {
 // and the real target of a symlinked name. An absent name is hidden too:
 // the host may create it during the run.
 func (x *holder) resolve(w maskWant) ([]Mask, error) {
-	if w.elsewhere && x.p.View == ViewHost && hiddenInHostView(w.path, x.p) {
-		return nil, nil
-	}
 	if _, err := filepath.EvalSymlinks(w.path); err != nil && w.required {
 		return nil, refuse(w.path, "--exclude path does not exist or cannot be resolved: "+err.Error(), "fix the path or drop the --exclude")
 	}
-	dir, name, last, ok := locate(w.path)
-	if !ok {
-		return nil, nil
-	}
-	glob := last && w.glob
-	held, err := x.hide(dir, name, glob)
-	if err != nil {
+	dir, name, glob, held, err := x.place(w)
+	if err != nil || dir == "" {
 		return nil, err
 	}
 	listed := filepath.Join(dir, name)
@@ -199,7 +195,7 @@ func (x *holder) resolve(w maskWant) ([]Mask, error) {
 		if m.Kind != "link" {
 			continue
 		}
-		rm, err := x.resolveLink(t, w.why)
+		rm, err := x.resolveLink(t, w.why, w.noSource)
 		if err != nil {
 			return nil, err
 		}
@@ -208,13 +204,42 @@ func (x *holder) resolve(w maskWant) ([]Mask, error) {
 	return out, nil
 }
 
+// place finds the directory and name w is hidden as (locate) and hides
+// it; dir is "" when nothing on the way is a directory. A directory that
+// vanishes or is replaced while its chain is recorded sends it back to
+// locate (maxRelocate times), which then finds what the host has now.
+func (x *holder) place(w maskWant) (dir, name string, glob bool, held string, err error) {
+	for try := 0; ; try++ {
+		d, n, last, ok := locate(w.path)
+		if !ok {
+			return "", "", false, "", nil
+		}
+		glob = last && w.glob
+		held, err = x.hide(d, n, glob, w.noSource)
+		var ce *chainError
+		if errors.As(err, &ce) {
+			if try < maxRelocate {
+				continue
+			}
+			err = ce.refusal()
+		}
+		return d, n, glob, held, err
+	}
+}
+
+const maxRelocate = 5
+
 // resolveLink hides the real target of a symlinked credential path.
-func (x *holder) resolveLink(link, why string) ([]Mask, error) {
+func (x *holder) resolveLink(link, why string, noSource bool) ([]Mask, error) {
 	real, err := filepath.EvalSymlinks(link)
 	if err != nil {
 		return nil, nil // dangling: the name itself is hidden
 	}
-	held, err := x.hide(filepath.Dir(real), filepath.Base(real), false)
+	held, err := x.hide(filepath.Dir(real), filepath.Base(real), false, noSource)
+	var ce *chainError
+	if errors.As(err, &ce) {
+		return nil, ce.refusal()
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,78 @@
+package nsjail
+
+import (
+	"errors"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
+)
+
+// The host keeps changing while a snapshot is built: on a busy host (a
+// shared /tmp, a cache directory other programs clean) an entry can vanish
+// or be replaced between the listing and its bind. A snapshot shows an
+// entry only if the file bound is the one listed under that name (same
+// dev/ino, hence type): an entry gone by then is absent, like the host
+// now has it, and one replaced by another file is absent too, as anything
+// created after the listing is (the new file is newer than the snapshot).
+// Its placeholder is removed, so the name does not exist inside. The same
+// goes for a directory the plan makes a view inside its parent's snapshot
+// (a child view): gone, or no longer the directory the coordinator
+// checked, it is left out and never shown unsnapshotted; nothing then
+// exists at its path, which verifyView checks. No hidden name is ever
+// shown by this: an entry is either the listed, unhidden file or nothing.
+
+// errGone: the entry listed is not there any more (vanished or replaced).
+var errGone = errors.New("entry vanished or was replaced since the listing")
+
+// sameEntry: the tree (or descriptor) fd is the file e was listed as.
+func sameEntry(fd int, e entry) bool {
+	var st unix.Stat_t
+	if err := sys.Fstat(fd, e.name, &st); err != nil {
+		return false
+	}
+	return st.Dev == e.dev && st.Ino == e.ino && kindOf(st.Mode) == e.kind
+}
+
+// gone: the host has nothing at the name (any more), or it became a
+// symlink where a directory was expected.
+func gone(err error) bool {
+	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP)
+}
+
+// dropPlaceholder removes e's placeholder from the snapshot's tmpfs (still
+// writable and reachable only from this private mount namespace).
+func dropPlaceholder(mnt int, e entry) error {
+	flags := 0
+	if e.kind == unix.S_IFDIR {
+		flags = unix.AT_REMOVEDIR
+	}
+	if err := sys.Unlinkat(mnt, e.name, flags); err != nil {
+		return &MountError{Op: "unlink", Target: e.name, Err: err}
+	}
+	return nil
+}
+
+// keepViews leaves out a listed name that is a planned view but not, by
+// now, its directory: in the root's snapshot a name directly under "/"
+// must be the snapshot built on it (anchor), elsewhere a child view's
+// name must be the host directory the coordinator checked.
+func (r *rootfs) keepViews(v policy.ViewDir, ents []entry) []entry {
+	out := ents[:0]
+	for _, e := range ents {
+		path := filepath.Join(v.Path, e.name)
+		if child := r.viewOf(path); child != nil && !e.bare {
+			want := ident{Dev: child.Dev, Ino: child.Ino}
+			if v.Path == "/" {
+				want = r.views[path].tmpfs // zero when it was not built: never matches
+			}
+			if e.kind != unix.S_IFDIR || e.dev != want.Dev || e.ino != want.Ino {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
