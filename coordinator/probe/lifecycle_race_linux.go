@@ -49,16 +49,24 @@ func (r *Runner) crossSandboxSwap() Line {
 		t.Stop()
 	}()
 	time.Sleep(200 * time.Millisecond)
-	return life(id, expect, src, r.launchDuringSwaps(y, 40))
+	// A refused launch ends in milliseconds, so 40 of them could all fall
+	// in one state of y; pacing them a quarter of a state apart spreads
+	// them over several swaps.
+	pace := 15 * time.Millisecond
+	if r.docker() {
+		pace = 125 * time.Millisecond
+	}
+	return life(id, expect, src, r.launchDuringSwaps(y, 40, pace))
 }
 
 // launchDuringSwaps launches n sandboxes granted y while y is swapped. It
 // fails on any view of /etc, on a run without the real directory, and on a
 // refusal that does not name y; it passes only when both the real
 // directory and a refusal were seen, so the race was really run.
-func (r *Runner) launchDuringSwaps(y string, n int) Outcome {
+func (r *Runner) launchDuringSwaps(y string, n int, pace time.Duration) Outcome {
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
+		time.Sleep(pace)
 		c := exec.Command(r.Exe, append(r.runFlags(), "--read", y, "--", "ls", y)...)
 		var errb strings.Builder
 		c.Stderr = &errb
