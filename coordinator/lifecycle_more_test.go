@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 	"github.com/acbox/acbox/egress"
 	"golang.org/x/sys/unix"
 )
@@ -165,5 +169,78 @@ func TestResolveAppliesCheck(t *testing.T) {
 	}
 	if (&Launcher{}).proxies() == nil {
 		t.Error("a launcher without a proxy factory has none")
+	}
+}
+
+// TestAdmitWaiting: with the cap full, a launch with a wait says once on
+// its stderr that it waits, runs as soon as the slot frees, and gives up
+// with a refusal naming the wait when none frees in time; its ticket is
+// gone either way.
+func TestAdmitWaiting(t *testing.T) {
+	for _, frees := range []bool{true, false} {
+		t.Run(fmt.Sprint("frees=", frees), func(t *testing.T) {
+			r := newRig(t)
+			r.l.Host.MaxSandboxes = 1
+			holder, err := registry.NewEntry(&policy.Plan{Backend: "native", Limits: policy.Limits{Memory: 1 << 30, Pids: 64}}, "holder")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.l.Registry.Register(holder); err != nil {
+				t.Fatal(err)
+			}
+			if frees {
+				go func() { time.Sleep(300 * time.Millisecond); r.l.Registry.Remove("holder") }()
+			}
+			errf, err := os.CreateTemp(t.TempDir(), "stderr")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.stdio.Err = errf
+			_, err = r.run(t, policy.Spec{Wait: "1500ms"})
+			said, _ := os.ReadFile(errf.Name())
+			if !strings.Contains(string(said), "waiting up to 1.5s for a sandbox slot") {
+				t.Errorf("stderr %q: want the one line saying it waits", said)
+			}
+			switch {
+			case frees && (err != nil || !r.j.has("native.launch")):
+				t.Errorf("the slot freed, the launch did not run: %v", err)
+			case !frees && (!errors.Is(err, policy.ErrRefused) || !strings.Contains(err.Error(), "waited 1.5s")):
+				t.Errorf("no slot freed: %v, want a refusal naming the wait", err)
+			}
+			if ts, _ := os.ReadDir(filepath.Join(r.l.Host.StateDir, "queue")); len(ts) != 0 {
+				t.Errorf("tickets left: %v", ts)
+			}
+		})
+	}
+}
+
+// TestStatusFile: --status-fd must name a descriptor open for writing.
+func TestStatusFile(t *testing.T) {
+	ro, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := StatusFile(int(ro.Fd())); !errors.Is(err, policy.ErrInvalid) || !strings.Contains(err.Error(), "not open for writing") {
+		t.Errorf("read-only descriptor: %v", err)
+	}
+	rw, err := os.CreateTemp(t.TempDir(), "events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rw.Close()
+	if _, err := StatusFile(int(rw.Fd())); err != nil {
+		t.Errorf("writable descriptor refused: %v", err)
+	}
+	if _, err := StatusFile(987654); !errors.Is(err, policy.ErrInvalid) {
+		t.Errorf("closed descriptor: %v", err)
+	}
+	e := &BrokerError{Msg: "m", Field: "access.read[0]", Remedy: "grant less"}
+	if e.FieldPath() != "access.read[0]" || e.NextStep() != "grant less" {
+		t.Errorf("broker error parts: %q %q", e.FieldPath(), e.NextStep())
+	}
+	in := &Interrupted{Signal: syscall.SIGTERM}
+	if in.ExitStatus() != 143 || !strings.Contains(in.Error(), "nothing was started") {
+		t.Errorf("interrupted: %d %q", in.ExitStatus(), in.Error())
 	}
 }
