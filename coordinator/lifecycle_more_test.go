@@ -215,13 +215,22 @@ func TestAdmitWaiting(t *testing.T) {
 }
 
 // TestStatusFile: --status-fd must name a descriptor open for writing.
+// StatusFile wraps the number it is given in an *os.File, which closes it
+// when collected: each case hands it a descriptor of its own (a dup).
 func TestStatusFile(t *testing.T) {
+	own := func(f *os.File) int {
+		fd, err := unix.Dup(int(f.Fd()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fd
+	}
 	ro, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if _, err := StatusFile(int(ro.Fd())); !errors.Is(err, policy.ErrInvalid) || !strings.Contains(err.Error(), "not open for writing") {
+	if _, err := StatusFile(own(ro)); !errors.Is(err, policy.ErrInvalid) || !strings.Contains(err.Error(), "not open for writing") {
 		t.Errorf("read-only descriptor: %v", err)
 	}
 	rw, err := os.CreateTemp(t.TempDir(), "events")
@@ -229,8 +238,10 @@ func TestStatusFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rw.Close()
-	if _, err := StatusFile(int(rw.Fd())); err != nil {
+	if f, err := StatusFile(own(rw)); err != nil {
 		t.Errorf("writable descriptor refused: %v", err)
+	} else {
+		f.Close()
 	}
 	if _, err := StatusFile(987654); !errors.Is(err, policy.ErrInvalid) {
 		t.Errorf("closed descriptor: %v", err)
