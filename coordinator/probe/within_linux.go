@@ -87,7 +87,7 @@ func (r *Runner) requester(dir string) (*exec.Cmd, string, error) {
 	if err != nil || sid == "" {
 		c.Process.Kill()
 		c.Wait()
-		return nil, "", fmt.Errorf("no started event from the requester: %v", err)
+		return nil, "", fmt.Errorf("no started event from the requester: %w", err)
 	}
 	return c, sid, nil
 }
