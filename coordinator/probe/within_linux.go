@@ -3,7 +3,6 @@ package probe
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -73,7 +72,12 @@ func (r *Runner) tryRun(args ...string) (refusal, error) {
 // the sandbox's id.
 func (r *Runner) requester(dir string) (*exec.Cmd, string, error) {
 	script := `echo ready; until [ -e ` + filepath.Join(dir, "go") + ` ]; do sleep 0.1; done`
-	args := append(r.runFlags(), "--read", dir, "--cwd", dir, "--", "sh", "-c", script)
+	return r.startSandbox("the requester", append(r.runFlags(), "--read", dir, "--cwd", dir, "--", "sh", "-c", script))
+}
+
+// startSandbox runs acbox with args, waits for its member to print ready
+// and returns the command with the sandbox's id, from its started event.
+func (r *Runner) startSandbox(who string, args []string) (*exec.Cmd, string, error) {
 	c := exec.Command(r.Exe, args...)
 	c.Stderr = r.Stderr
 	id, err := withEvents(c)
@@ -87,7 +91,7 @@ func (r *Runner) requester(dir string) (*exec.Cmd, string, error) {
 	if err != nil || sid == "" {
 		c.Process.Kill()
 		c.Wait()
-		return nil, "", fmt.Errorf("no started event from the requester: %w", err)
+		return nil, "", fmt.Errorf("no started event from %s: %w", who, err)
 	}
 	return c, sid, nil
 }
@@ -205,24 +209,8 @@ func (r *Runner) withinEndsWithRequester() Line {
 // stubbornChild starts `acbox run --within sid` whose member ignores
 // SIGTERM, and returns it once its member is ready.
 func (r *Runner) stubbornChild(sid, dir string) (*exec.Cmd, string, error) {
-	args := append(r.runFlags(), "--within", sid, "--read", dir, "--cwd", dir, "--", "sh", "-c",
-		`trap '' TERM; echo ready; sleep 60; sleep 60`)
-	c := exec.Command(r.Exe, args...)
-	c.Stderr = r.Stderr
-	id, err := withEvents(c)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := startReady(c); err != nil {
-		return nil, "", err
-	}
-	cid, err := id()
-	if err != nil || cid == "" {
-		c.Process.Kill()
-		c.Wait()
-		return nil, "", errors.Join(errors.New("no started event from the child"), err)
-	}
-	return c, cid, nil
+	return r.startSandbox("the child", append(r.runFlags(), "--within", sid, "--read", dir, "--cwd", dir, "--", "sh", "-c",
+		`trap '' TERM; echo ready; sleep 60; sleep 60`))
 }
 
 // waiter waits for c in the background; the channel closes when it exits.
