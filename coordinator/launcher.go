@@ -178,6 +178,9 @@ func (l *Launcher) started(plan *policy.Plan, st backend.Started) {
 	if start, err := registry.ProcStart(st.Pid); err == nil && l.Registry != nil {
 		l.Registry.Update(st.ID, func(e *registry.Entry) { e.HelperPid, e.HelperStart = st.Pid, start })
 	}
+	if l.Events == nil {
+		return // nothing listens: the event's access and report digest (reflective JSON) would be thrown away
+	}
 	l.Events.Emit(Event{Event: "started", ID: st.ID, Backend: plan.Backend, Pid: st.Pid,
 		Access: json.RawMessage(plan.Access(true)), Report: st.Report.Digest()})
 }

@@ -48,8 +48,9 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // runOnly is the command tree of `acbox run` alone. Building kong's model
 // of the whole CLI takes about 1.5 ms, on every launch; `run` is the hot
-// path, so Main builds only what it needs. Flags, help and errors of `run`
-// are the same either way.
+// path, so Main builds only what it needs, and only when the argument list
+// is one parseRunFast leaves to kong. Flags, help and errors of `run` are
+// the same either way.
 type runOnly struct {
 	Run RunCmd `cmd:"" help:"Run a command in a sandbox."`
 }
@@ -57,6 +58,10 @@ type runOnly struct {
 // Main parses args, runs the command and returns the exit status.
 func Main(args []string, in *os.File, out, errw io.Writer) int {
 	if len(args) > 0 && args[0] == "run" {
+		if c, ok := parseRunFast(args); ok { // runfast.go
+			streams := &Streams{In: in, Out: out, Err: errw}
+			return report(c.Run(streams), streams, args)
+		}
 		return parseAndRun(&runOnly{}, args, in, out, errw)
 	}
 	return parseAndRun(&CLI{}, args, in, out, errw)

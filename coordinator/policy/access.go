@@ -3,7 +3,6 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -82,9 +81,19 @@ func (p *Plan) AccessVars(access string) []string {
 	return out
 }
 
-// accessEnvName is the form of an access_env name: a portable shell
-// variable name in upper case, as the extension's AC_TEAMS_ACCESS.
-var accessEnvName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+// accessEnvName tells whether k has the form of an access_env name, a
+// portable shell variable name in upper case (^[A-Z_][A-Z0-9_]*$), as the
+// extension's AC_TEAMS_ACCESS. A hand check, not a regexp compiled at
+// every process's start.
+func accessEnvName(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'A' && c <= 'Z' || c == '_' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return k != ""
+}
 
 // checkAccessEnv refuses an access_env name that is not of that form, that
 // acbox sets itself (the member's fixed environment, the proxy variables,
@@ -95,7 +104,7 @@ func checkAccessEnv(s Spec) ([]string, error) {
 	for i, k := range s.AccessEnv {
 		field := fmt.Sprintf("access_env[%d]", i)
 		switch {
-		case !accessEnvName.MatchString(k):
+		case !accessEnvName(k):
 			return nil, AtField(field, invalid("access_env %q: want a name of capitals, digits and _ (not starting with a digit), e.g. AC_TEAMS_ACCESS", k))
 		case setByAcbox(k):
 			return nil, AtField(field, invalid("access_env %q: acbox sets %s itself: choose another name", k, k))

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -27,14 +26,24 @@ type Profile struct {
 	Spec Spec   // expanded
 }
 
-var profileNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+// profileName tells whether name is a profile's name, ^[a-zA-Z0-9_-]+$
+// (a hand check, not a regexp compiled at every process's start).
+func profileName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return name != ""
+}
 
 // ProfileDir is where profiles are read from.
 func ProfileDir(h Host) string { return filepath.Join(h.ConfigDir, "profiles") }
 
 // CheckProfileName refuses names other than [a-zA-Z0-9_-]+.
 func CheckProfileName(name string) error {
-	if !profileNameRE.MatchString(name) {
+	if !profileName(name) {
 		return invalid("profile name %q: use only letters, digits, _ and -", name)
 	}
 	return nil
@@ -142,7 +151,7 @@ func ListProfiles(h Host) ([]string, error) {
 	var out []string
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if ok && profileNameRE.MatchString(name) && e.Type().IsRegular() {
+		if ok && profileName(name) && e.Type().IsRegular() {
 			out = append(out, name)
 		}
 	}

@@ -3,16 +3,19 @@ package policy
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+// varRE is compiled on first use (profiles only), not at every process's
+// start.
+var varRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // expandPath expands ${VAR} from the host's environment, then a leading ~.
 // An unset variable is an error rather than an empty string, which could
 // turn "${PROJ}/src" into "/src".
 func expandPath(p string, h Host) (string, error) {
 	var missing string
-	out := varRE.ReplaceAllStringFunc(p, func(m string) string {
+	out := varRE().ReplaceAllStringFunc(p, func(m string) string {
 		name := m[2 : len(m)-1]
 		v, ok := h.getenv(name)
 		if !ok && missing == "" {

@@ -175,8 +175,13 @@ func excludeWant(e string, h Host) (maskWant, error) {
 // and the real target of a symlinked name. An absent name is hidden too:
 // the host may create it during the run.
 func (x *holder) resolve(w maskWant) ([]Mask, error) {
-	if _, err := filepath.EvalSymlinks(w.path); err != nil && w.required {
-		return nil, refuse(w.path, "--exclude path does not exist or cannot be resolved: "+err.Error(), "fix the path or drop the --exclude")
+	// Only an --exclude must exist; a built-in mask's name is hidden whether
+	// or not it exists, so it is not resolved first (that cost a stat per
+	// component of every mask, every launch).
+	if w.required {
+		if _, err := filepath.EvalSymlinks(w.path); err != nil {
+			return nil, refuse(w.path, "--exclude path does not exist or cannot be resolved: "+err.Error(), "fix the path or drop the --exclude")
+		}
 	}
 	dir, name, glob, held, err := x.place(w)
 	if err != nil || dir == "" {
