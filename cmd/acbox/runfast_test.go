@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -132,4 +133,20 @@ func TestRunFastRandom(t *testing.T) {
 		}
 	}
 	fmt.Printf("fast parser took %d of %d random lists\n", accepted, n)
+}
+
+// FuzzRunFast: whatever argument list the fast parser accepts, kong
+// accepts too and reads into the same RunCmd. The input is split on NUL
+// into arguments after "run".
+func FuzzRunFast(f *testing.F) {
+	for _, args := range fastTable {
+		f.Add(strings.Join(args[1:], "\x00"))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := []string{"run"}
+		if s != "" {
+			args = append(args, strings.Split(s, "\x00")...)
+		}
+		checkFast(t, args)
+	})
 }
