@@ -66,8 +66,7 @@ func Serve(ln net.Listener, dial func() (net.Conn, error)) error {
 
 func relay(c net.Conn, dial func() (net.Conn, error)) {
 	defer c.Close()
-	first, ok := firstBytes(c)
-	if !ok {
+	if !firstByte(c) {
 		return
 	}
 	up, err := dial()
@@ -76,7 +75,16 @@ func relay(c net.Conn, dial func() (net.Conn, error)) {
 		return
 	}
 	defer up.Close()
-	if _, err := up.Write(first); err != nil {
+	switch handOff(c, up) {
+	case handed:
+		// The proxy holds the socket now. This copy must go, or the
+		// client would not see the proxy's close; the relay's slot is
+		// held until the proxy is done with the socket and closes up.
+		c.Close()
+		io.Copy(io.Discard, up)
+		return
+	case handFailed:
+		answer(c, http502, "acbox: the egress proxy cannot be reached")
 		return
 	}
 	var wg sync.WaitGroup
@@ -86,15 +94,18 @@ func relay(c net.Conn, dial func() (net.Conn, error)) {
 	wg.Wait()
 }
 
-// firstBytes waits up to FirstByteTimeout for the client's first bytes;
-// false when it closed or stayed silent.
-func firstBytes(c net.Conn) ([]byte, bool) {
-	buf := make([]byte, 4096)
-	c.SetReadDeadline(time.Now().Add(firstByteTimeout))
-	n, _ := c.Read(buf)
-	c.SetReadDeadline(time.Time{})
-	return buf[:n], n > 0
-}
+// What handOff did.
+const (
+	notHanded  = iota // not a pair that can be handed: relay the bytes
+	handed            // the proxy has the client's socket
+	handFailed        // the proxy's socket failed: answer 502
+)
+
+// HandoffMarker is the one data byte that carries the client's socket to
+// the proxy (SCM_RIGHTS needs at least one byte). The proxy tells a handoff
+// by the descriptor, and checks the byte too; a request never starts with
+// NUL.
+const HandoffMarker = 0
 
 const (
 	http502 = "502 Bad Gateway"
