@@ -35,8 +35,10 @@ const MaxRelays = 1024
 // The limits Serve uses; tests shorten them.
 var firstByteTimeout, maxRelays = FirstByteTimeout, MaxRelays
 
-// Serve relays every connection accepted on ln to a fresh connection from
-// dial, both ways, until ln is closed (then it returns nil, leaving relays
+// Serve passes every connection accepted on ln to a fresh connection from
+// dial: handed over when dial gives a Unix socket (see handOff; the slot is
+// held until the proxy closes that socket), else relayed both ways. It runs
+// until ln is closed (then it returns nil, leaving relays
 // already running to finish on their own). A client that closes before
 // sending anything, or sends nothing within FirstByteTimeout, is closed
 // without a dial. A failed dial answers that client 502, a client over

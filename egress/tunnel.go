@@ -109,8 +109,8 @@ var epoch = time.Now()
 // watchdog calls onIdle once no byte has moved for idle. One timer per
 // exchange, re-armed lazily: touch is a single atomic store. With a probe
 // (a counter the kernel advances as bytes move, see tcpActivity) it also
-// polls the counter every quarter of idle, so copies that never return to
-// Go (splice) still count as traffic; the exchange then ends between idle
+// polls the counter every quarter of idle, so traffic the copy loop did not
+// see (a write blocked for long) still counts; the exchange then ends between idle
 // and 1.25 x idle after its last byte.
 type watchdog struct {
 	idle   time.Duration
