@@ -133,3 +133,24 @@ func TestServeDialFailure(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestAwaitClose: after a handoff the bridge waits on the proxy's
+// connection until the proxy closes it (that holds the relay slot), and
+// stray bytes do not end the wait early.
+func TestAwaitClose(t *testing.T) {
+	bridgeEnd, proxyEnd := net.Pipe()
+	done := make(chan struct{})
+	go func() { awaitClose(bridgeEnd); close(done) }()
+	proxyEnd.Write([]byte("xy"))
+	select {
+	case <-done:
+		t.Fatal("returned before the proxy closed")
+	case <-time.After(50 * time.Millisecond):
+	}
+	proxyEnd.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("still waiting after the proxy closed")
+	}
+}
