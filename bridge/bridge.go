@@ -35,8 +35,10 @@ const MaxRelays = 1024
 // The limits Serve uses; tests shorten them.
 var firstByteTimeout, maxRelays = FirstByteTimeout, MaxRelays
 
-// Serve relays every connection accepted on ln to a fresh connection from
-// dial, both ways, until ln is closed (then it returns nil, leaving relays
+// Serve passes every connection accepted on ln to a fresh connection from
+// dial: handed over when dial gives a Unix socket (see handOff; the slot is
+// held until the proxy closes that socket), else relayed both ways. It runs
+// until ln is closed (then it returns nil, leaving relays
 // already running to finish on their own). A client that closes before
 // sending anything, or sends nothing within FirstByteTimeout, is closed
 // without a dial. A failed dial answers that client 502, a client over
@@ -66,8 +68,7 @@ func Serve(ln net.Listener, dial func() (net.Conn, error)) error {
 
 func relay(c net.Conn, dial func() (net.Conn, error)) {
 	defer c.Close()
-	first, ok := firstBytes(c)
-	if !ok {
+	if !firstByte(c) {
 		return
 	}
 	up, err := dial()
@@ -76,7 +77,16 @@ func relay(c net.Conn, dial func() (net.Conn, error)) {
 		return
 	}
 	defer up.Close()
-	if _, err := up.Write(first); err != nil {
+	switch handOff(c, up) {
+	case handed:
+		// The proxy holds the socket now. This copy must go, or the
+		// client would not see the proxy's close; the relay's slot is
+		// held until the proxy is done with the socket and closes up.
+		c.Close()
+		awaitClose(up)
+		return
+	case handFailed:
+		answer(c, http502, "acbox: the egress proxy cannot be reached")
 		return
 	}
 	var wg sync.WaitGroup
@@ -86,15 +96,31 @@ func relay(c net.Conn, dial func() (net.Conn, error)) {
 	wg.Wait()
 }
 
-// firstBytes waits up to FirstByteTimeout for the client's first bytes;
-// false when it closed or stayed silent.
-func firstBytes(c net.Conn) ([]byte, bool) {
-	buf := make([]byte, 4096)
-	c.SetReadDeadline(time.Now().Add(firstByteTimeout))
-	n, _ := c.Read(buf)
-	c.SetReadDeadline(time.Time{})
-	return buf[:n], n > 0
+// awaitClose returns once the proxy closes up. The proxy sends nothing on
+// it after a handoff, so a one-byte read is enough; io.Copy to io.Discard
+// would hold an 8 KiB buffer for the life of every idle tunnel (2 MiB for
+// 256 of them).
+func awaitClose(up net.Conn) {
+	var b [1]byte
+	for {
+		if _, err := up.Read(b[:]); err != nil {
+			return
+		}
+	}
 }
+
+// What handOff did.
+const (
+	notHanded  = iota // not a pair that can be handed: relay the bytes
+	handed            // the proxy has the client's socket
+	handFailed        // the proxy's socket failed: answer 502
+)
+
+// HandoffMarker is the one data byte that carries the client's socket to
+// the proxy (SCM_RIGHTS needs at least one byte). The proxy tells a handoff
+// by the descriptor, and checks the byte too; a request never starts with
+// NUL.
+const HandoffMarker = 0
 
 const (
 	http502 = "502 Bad Gateway"

@@ -54,3 +54,30 @@ func DialFile(f *os.File) func() (net.Conn, error) {
 		return c, err
 	}
 }
+
+// handOff passes the client's socket to the proxy when the proxy is at the
+// other end of a Unix socket (SCM_RIGHTS, with HandoffMarker as the data):
+// the proxy then reads the request and relays the tunnel from the client's
+// socket itself, one relay instead of two. The socket is an accepted TCP
+// connection of the sandbox's network namespace: the proxy reads and
+// writes it, and never binds or connects with it, so the member reaches
+// nothing new; its bytes are still policed by the proxy before any dial.
+func handOff(c, up net.Conn) int {
+	tc, ok := c.(*net.TCPConn)
+	uc, ok2 := up.(*net.UnixConn)
+	if !ok || !ok2 {
+		return notHanded
+	}
+	rc, err := tc.SyscallConn()
+	if err != nil {
+		return notHanded
+	}
+	var werr error
+	err = rc.Control(func(fd uintptr) {
+		_, _, werr = uc.WriteMsgUnix([]byte{HandoffMarker}, unix.UnixRights(int(fd)), nil)
+	})
+	if err != nil || werr != nil {
+		return handFailed
+	}
+	return handed
+}

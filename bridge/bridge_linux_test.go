@@ -2,9 +2,12 @@ package bridge
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -105,4 +108,74 @@ func inNewNetns(t *testing.T) {
 		c.Close()
 		t.Error("[::1]:3128 accepted a connection; the bridge should be IPv4 only")
 	}
+}
+
+// TestHandsOffToUnixProxy: with the proxy on a Unix socket, the bridge
+// hands the client's socket over instead of relaying its bytes, and the
+// first bytes, only peeked at, are still there for the proxy to read.
+func TestHandsOffToUnixProxy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "proxy.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		client, first := takeHanded(t, c.(*net.UnixConn))
+		if _, ok := client.(*net.TCPConn); !ok || len(first) != 0 {
+			got <- fmt.Sprintf("not handed: %T, relayed %q", client, first)
+			return
+		}
+		b := make([]byte, 5)
+		io.ReadFull(client, b)
+		client.Write([]byte("handed"))
+		client.Close()
+		got <- string(b)
+	}()
+	addr := serveBridge(t, func() (net.Conn, error) { return net.Dial("unix", path) })
+	if reply := exchange(t, addr, "hello"); reply != "handed" {
+		t.Errorf("reply %q; want the proxy's own answer on the handed socket", reply)
+	}
+	if s := <-got; s != "hello" {
+		t.Errorf("the proxy read %q; want hello", s)
+	}
+}
+
+// TestRelaysToStreamProxy: a proxy that is not at the end of a Unix socket
+// gets the bytes relayed.
+func TestRelaysToStreamProxy(t *testing.T) {
+	up := listenEcho(t)
+	addr := serveBridge(t, func() (net.Conn, error) { return net.Dial("tcp", up) })
+	if reply := exchange(t, addr, "bytes"); reply != "got bytes" {
+		t.Errorf("reply %q", reply)
+	}
+}
+
+// listenEcho answers "got <data>" on TCP.
+func listenEcho(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				b, _ := io.ReadAll(c)
+				c.Write(append([]byte("got "), b...))
+			}()
+		}
+	}()
+	return ln.Addr().String()
 }

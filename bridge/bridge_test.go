@@ -9,10 +9,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// upstream is a stand-in for the proxy's Unix socket: it reads until EOF,
-// answers "got <data>", then half-closes.
+// upstream is a stand-in for the proxy's Unix socket: it takes the
+// client's socket when the bridge hands it over (or reads the relayed
+// bytes), reads until EOF, answers "got <data>", then half-closes.
 func upstream(t *testing.T) string {
 	path := filepath.Join(t.TempDir(), "proxy.sock")
 	ln, err := net.Listen("unix", path)
@@ -28,13 +31,39 @@ func upstream(t *testing.T) string {
 			}
 			go func() {
 				defer c.Close()
-				b, _ := io.ReadAll(c)
-				c.Write(append([]byte("got "), b...))
-				c.(*net.UnixConn).CloseWrite()
+				client, first := takeHanded(t, c.(*net.UnixConn))
+				defer client.Close()
+				b, _ := io.ReadAll(client)
+				client.Write(append([]byte("got "), append(first, b...)...))
+				client.(interface{ CloseWrite() error }).CloseWrite()
 			}()
 		}
 	}()
 	return path
+}
+
+// takeHanded reads the first message on c: a handed socket, returned as the
+// client, or the first relayed bytes, returned with c.
+func takeHanded(t *testing.T, c *net.UnixConn) (net.Conn, []byte) {
+	buf, oob := make([]byte, 4096), make([]byte, 64)
+	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
+	if err != nil || oobn == 0 {
+		return c, buf[:n]
+	}
+	msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 || n != 1 || buf[0] != HandoffMarker {
+		t.Errorf("handoff: %d descriptors, %q, %v", len(fds), buf[:n], err)
+		return c, nil
+	}
+	f := os.NewFile(uintptr(fds[0]), "handed")
+	defer f.Close()
+	hc, err := net.FileConn(f)
+	if err != nil {
+		t.Errorf("handed socket: %v", err)
+		return c, nil
+	}
+	return hc, nil
 }
 
 // exchange sends msg through the bridge at addr, half-closes, and returns the
@@ -102,5 +131,26 @@ func TestServeDialFailure(t *testing.T) {
 			t.Errorf("read %q, %v; want a 502 and the connection closed", b, err)
 		}
 		c.Close()
+	}
+}
+
+// TestAwaitClose: after a handoff the bridge waits on the proxy's
+// connection until the proxy closes it (that holds the relay slot), and
+// stray bytes do not end the wait early.
+func TestAwaitClose(t *testing.T) {
+	bridgeEnd, proxyEnd := net.Pipe()
+	done := make(chan struct{})
+	go func() { awaitClose(bridgeEnd); close(done) }()
+	proxyEnd.Write([]byte("xy"))
+	select {
+	case <-done:
+		t.Fatal("returned before the proxy closed")
+	case <-time.After(50 * time.Millisecond):
+	}
+	proxyEnd.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("still waiting after the proxy closed")
 	}
 }

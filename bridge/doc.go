@@ -3,8 +3,10 @@
 // namespace of its own with nothing but lo.
 //
 // The helper brings lo up ([LoopbackUp]), listens on [Addr] ([Listen]), and
-// relays every accepted connection, byte for byte, to the proxy's Unix socket
-// ([Serve]). That socket is outside the sandbox's new root, so the helper
+// hands every accepted connection, once its first byte has arrived, to the
+// proxy over the proxy's Unix socket (SCM_RIGHTS): the proxy reads and
+// relays the member's socket itself ([Serve]; a dialer that is not a Unix
+// socket gets the bytes relayed instead). That socket is outside the sandbox's new root, so the helper
 // reaches it through an O_PATH descriptor of the socket file that the parent
 // passed down ([DialFile]).
 //

@@ -22,10 +22,8 @@ type bodySource struct {
 func (b bodySource) reader() io.Reader { return &touchReader{b.br, b.w} }
 
 // copyBody moves exactly n body bytes to dst: first what the head reader
-// buffered, then the rest straight from the socket with splice(2), which
-// never brings them into this process. Bytes past n, if any, are not
-// forwarded: the framing was decided from the head, once. Where splice is
-// not possible (a connection that is not a kernel socket) it copies.
+// buffered, then the rest straight from the socket (copyN). Bytes past n,
+// if any, are not forwarded: the framing was decided from the head, once.
 func copyBody(dst net.Conn, src bodySource, n int64) error {
 	if k := min(int64(src.br.Buffered()), n); k > 0 {
 		head, _ := src.br.Peek(int(k))
@@ -36,19 +34,25 @@ func copyBody(dst net.Conn, src bodySource, n int64) error {
 		src.w.touch()
 		n -= k
 	}
-	if n == 0 {
-		return nil
-	}
-	if src.w.probe != nil {
-		if _, handled, err := spliceN(dst, src.conn, n); handled {
+	return copyN(dst, src.conn, n, src.w)
+}
+
+// copyN copies exactly n bytes from src to dst as copyLoop does (a buffer
+// only while bytes move, up to 1 MiB per read); a src that ends early is
+// io.ErrUnexpectedEOF.
+func copyN(dst, src net.Conn, n int64, w *watchdog) error {
+	for n > 0 {
+		waitReadable(src)
+		m, err := copyOnceN(dst, src, n, w)
+		n -= m
+		if err == io.EOF && n > 0 {
+			return io.ErrUnexpectedEOF
+		}
+		if err != nil && err != io.EOF {
 			return err
 		}
 	}
-	_, err := io.CopyN(dst, &touchReader{src.conn, src.w}, n)
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
+	return nil
 }
 
 // splicedLength reports whether resp's body is framed by Content-Length

@@ -41,12 +41,22 @@
 // # Tunnels
 //
 // A CONNECT tunnel copies both ways until both ends have closed, passing each
-// half-close on. Between kernel sockets it moves the bytes with splice(2);
-// the idle timeout ([Config].IdleTimeout) then reads the upstream socket's own
-// counters (TCP_INFO) every quarter of the timeout, so a tunnel with no byte
-// moving either way closes 1 to 1.25 timeouts after its last byte. Each open
-// spliced tunnel holds two kernel pipes. Other connections (test dialers) are
-// copied by a read loop that holds no buffer while idle.
+// half-close on, through a read loop that takes a buffer only once its
+// source is readable (up to 1 MiB, at most 16 of those at once), so an idle
+// tunnel holds none. The idle timeout ([Config].IdleTimeout) also reads the
+// upstream socket's own counters (TCP_INFO) every quarter of the timeout, so
+// a tunnel with no byte moving either way closes 1 to 1.25 timeouts after
+// its last byte.
+//
+// # The bridge's handoff
+//
+// On Linux a client on a Unix socket may send, as its first message, one
+// marker byte with one descriptor (SCM_RIGHTS): the bridge so hands over the
+// member's accepted TCP socket, and the proxy reads, judges, answers and
+// relays from that socket itself, keeping the Unix connection open until
+// the exchange ends. Anything else with a descriptor (not one connected TCP
+// socket, more than one, no marker) is refused with a 400; a client that
+// sends no descriptor is served as the request it sends.
 //
 // # Connections
 //

@@ -18,8 +18,8 @@ const maxResponseHead = 1 << 20
 
 // forward sends one plain HTTP request upstream and relays the response,
 // never following a redirect: a 3xx goes back to the client as it came.
-// Bodies framed by Content-Length move with splice(2) (see copyBody); the
-// watchdog then reads the upstream socket's counters, as for a tunnel.
+// Bodies framed by Content-Length move by length (see copyBody); the
+// watchdog also reads the upstream socket's counters, as for a tunnel.
 func (p *Proxy) forward(c net.Conn, br *bufio.Reader, req *request, t target, up net.Conn) {
 	w := newWatchdog(p.cfg.IdleTimeout, tcpActivity(up), func() { c.Close(); up.Close() })
 	defer w.stop()

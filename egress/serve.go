@@ -2,6 +2,7 @@ package egress
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,8 +14,27 @@ import (
 
 // serveConn handles one client connection: one request, one Decision.
 func (p *Proxy) serveConn(c net.Conn) {
-	br := bufio.NewReaderSize(c, 4096)
 	c.SetReadDeadline(time.Now().Add(p.cfg.HeaderTimeout))
+	client, prefix, err := takeClient(c)
+	if err != nil && len(prefix) == 0 {
+		if err != io.EOF {
+			p.refuse(c, Decision{}, err)
+		}
+		return
+	}
+	if client != c {
+		// The bridge handed the member's socket over; c stays open, and
+		// the bridge's relay slot held, until this exchange ends.
+		if !p.addConn(client) {
+			client.Close()
+			return
+		}
+		defer p.dropConn(client)
+		defer client.Close()
+		c = client
+		c.SetReadDeadline(time.Now().Add(p.cfg.HeaderTimeout))
+	}
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(prefix), c), 4096)
 	req, err := readRequest(br, p.cfg.MaxHeaderBytes)
 	if err == io.EOF {
 		return // closed before sending anything: no request, no decision

@@ -9,8 +9,8 @@ import (
 
 // setupNetwork: in none and proxy mode the sandbox has its own network
 // namespace with lo up; in proxy mode the bridge listens on 127.0.0.1:3128
-// and relays to the parent's proxy socket through the descriptor passed at
-// fdProxy (its path is not visible inside). Host mode shares the host's
+// and hands each connection's socket to the parent's proxy, reached through
+// the descriptor passed at fdProxy (its path is not visible inside). Host mode shares the host's
 // network, an opt-out the report states.
 func (s *sandbox) setupNetwork() error {
 	mode := s.cfg.Plan.Network.Mode

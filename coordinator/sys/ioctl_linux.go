@@ -70,3 +70,10 @@ func GetsockoptTCPInfo(fd int) (*unix.TCPInfo, error) {
 	})
 	return ti, err
 }
+
+// GetsockoptInt reads an integer socket option (getsockopt(2)).
+func GetsockoptInt(fd, level, opt int, name string) (int, error) {
+	var v int
+	err := callErr("getsockopt("+name+")", func() (err error) { v, err = unix.GetsockoptInt(fd, level, opt); return err })
+	return v, err
+}

@@ -57,6 +57,7 @@ func Seek(fd int, name string, offset int64, whence int) (int64, error) { return
 func Getdents(fd int, name string, buf []byte) (int, error)             { return -1, ErrUnsupported }
 func Getgroups() ([]int, error)                                         { return nil, ErrUnsupported }
 func Socketpair(domain, typ, proto int) ([2]int, error)                 { return [2]int{-1, -1}, ErrUnsupported }
+func GetsockoptInt(fd, level, opt int, name string) (int, error)        { return -1, ErrUnsupported }
 
 // Pipe2, SetPipeSize and Splice are unsupported here.
 func Pipe2(p []int, flags int) error                   { return ErrUnsupported }
