@@ -31,6 +31,7 @@ func IsHelper() bool {
 // the member's Landlock domain, and the member could signal it.
 func init() {
 	if IsHelper() {
+		raiseSlack()
 		runtime.LockOSThread()
 	}
 }
@@ -101,7 +102,7 @@ type sandbox struct {
 	// release is the rest of the config pipe: one byte once the parent has
 	// placed pid 1 (see launch.release).
 	release *bufio.Reader
-	member  *os.Process
+	member  int // the member's pid
 	mio     memberIO
 }
 

@@ -164,13 +164,13 @@ func (r *rootfs) verifyView(v policy.ViewDir) error {
 		}
 		return fmt.Errorf("view %s is not in force in the new root (dev/ino %d/%d, its snapshot is %d/%d)", v.Path, dev, ino, want.Dev, want.Ino)
 	}
-	ents, err := listEntries(fd, policy.ViewDir{Path: v.Path})
+	names, err := listNames(fd, v.Path)
 	if err != nil {
 		return err
 	}
-	for _, e := range ents {
-		if hidden(v, e.name) {
-			return fmt.Errorf("view %s shows the masked name %s", v.Path, e.name)
+	for _, name := range names {
+		if hidden(v, name) {
+			return fmt.Errorf("view %s shows the masked name %s", v.Path, name)
 		}
 	}
 	return nil

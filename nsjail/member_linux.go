@@ -3,6 +3,7 @@ package nsjail
 import (
 	"errors"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // memberIO are the member's standard streams and terminal settings.
@@ -18,60 +20,84 @@ type memberIO struct {
 	ctty  bool       // files[0] is the pty slave: make it the controlling terminal
 }
 
+// fds are the member's standard streams as descriptors (in blocking mode).
+func (m memberIO) fds() []uintptr {
+	out := make([]uintptr, len(m.files))
+	for i, f := range m.files {
+		out[i] = f.Fd()
+	}
+	return out
+}
+
 // startMember locks a fresh goroutine to its OS thread, drops every
 // privilege and applies the kernel layers on that thread only, verifies
 // them, and forks the member from it. The goroutine returns without
 // unlocking, so the Go runtime discards the restricted thread: the rest of
 // pid 1 (reaper, bridge) never runs under the member's restrictions.
-func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO) (*os.Process, error) {
+//
+// The goroutine first has the forwarded signals caught on sigs: for each
+// signal, signal.Notify waits for the runtime's signal-mask thread, and
+// from the main goroutine, which stays on the main thread, each of those
+// waits would cost two more thread hand-overs.
+func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal) (int, error) {
 	type result struct {
-		p   *os.Process
+		pid int
 		err error
 	}
 	ch := make(chan result, 1)
 	go func() {
+		signal.Notify(sigs, forwarded...)
 		runtime.LockOSThread()
-		p, err := restrictAndExec(cfg, rep, mio)
-		ch <- result{p, err}
+		pid, err := restrictAndExec(cfg, rep, mio)
+		ch <- result{pid, err}
 	}()
 	r := <-ch
-	return r.p, r.err
+	return r.pid, r.err
 }
 
-func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (*os.Process, error) {
+func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (int, error) {
 	plan := cfg.Plan
+	if err := restoreSlack(); err != nil {
+		return 0, &stepError{step: "timer slack", err: err}
+	}
 	t := time.Now()
 	if err := applyLayers(cfg, rep); err != nil {
-		return nil, err
+		return 0, err
 	}
 	rep.PhasesMS["layers"] = ms(time.Since(t))
 	if err := verify(plan, rep); err != nil {
-		return nil, err
+		return 0, err
 	}
 	path, err := lookPath(plan.Command[0], plan.Env, plan.Cwd)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	env := append(append(append([]string{}, plan.Env...), plan.AccessVars(cfg.Access)...), "ACBOX_ID="+cfg.ID)
-	attr := &os.ProcAttr{
-		Dir: plan.Cwd, Env: env, Files: mio.files,
+	// syscall.ForkExec, not os.StartProcess: the latter first probes for
+	// pidfd support by forking a throwaway child, and pid 1 reaps by wait4.
+	attr := &syscall.ProcAttr{
+		Dir: plan.Cwd, Env: env, Files: mio.fds(),
 		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: mio.ctty, Ctty: 0},
 	}
 	t = time.Now()
 	defer func() { rep.PhasesMS["exec"] = ms(time.Since(t)) }()
-	var p *os.Process
-	err = withDataLimit(uint64(plan.Limits.Memory), func() (err error) {
-		p, err = os.StartProcess(path, plan.Command, attr)
-		return err
+	pid := 0
+	err = withDataLimit(uint64(plan.Limits.Memory), func() error {
+		var err error
+		if pid, err = syscall.ForkExec(path, plan.Command, attr); err != nil {
+			pid = 0
+			return &os.PathError{Op: "fork/exec", Path: path, Err: err}
+		}
+		return nil
 	})
 	if err != nil {
-		if p != nil { // started, but pid 1 could not restore its own limit
-			p.Kill()
-			return nil, &stepError{step: "exec " + plan.Command[0], err: err}
+		if pid != 0 { // started, but pid 1 could not restore its own limit
+			sys.Kill(pid, syscall.SIGKILL)
+			return 0, &stepError{step: "exec " + plan.Command[0], err: err}
 		}
-		return nil, execFailed(plan.Command[0], path, err)
+		return 0, execFailed(plan.Command[0], path, err)
 	}
-	return p, nil
+	return pid, nil
 }
 
 // execFailed names why the member's command could not be executed; a

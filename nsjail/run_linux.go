@@ -2,7 +2,6 @@ package nsjail
 
 import (
 	"os"
-	"os/signal"
 	"runtime"
 	"syscall"
 	"time"
@@ -11,6 +10,7 @@ import (
 
 	"kernel.org/pub/linux/libs/security/libcap/psx"
 
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
 
@@ -20,8 +20,6 @@ var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT
 // run starts the member, reports ready, gives up pid 1's own capabilities
 // and then reaps and forwards signals until the member exits.
 func (s *sandbox) run() (int, error) {
-	sigs := make(chan os.Signal, 32)
-	signal.Notify(sigs, append([]os.Signal{unix.SIGCHLD}, forwarded...)...)
 	// Not dumpable: the member (same uid) cannot read /proc/1/environ, fd,
 	// mem or ptrace pid 1. execve resets this for the member itself.
 	if err := sys.Prctl("PR_SET_DUMPABLE", unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -33,43 +31,49 @@ func (s *sandbox) run() (int, error) {
 	if err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup, s.cfg.UserCounters); err != nil {
 		return 0, err
 	}
-	p, err := startMember(s.cfg, s.rep, s.mio)
+	// Caught before the ready message (startMember): the parent passes
+	// signals on from then, and an uncaught SIGTERM would end pid 1 (Go's
+	// default action).
+	sigs := make(chan os.Signal, 32)
+	pid, err := startMember(s.cfg, s.rep, s.mio, sigs)
 	if err != nil {
 		return 0, err
 	}
-	s.member = p
+	s.member = pid
 	t := time.Now()
 	if err := dropAllThreadsCaps(); err != nil {
-		p.Kill()
+		sys.Kill(pid, unix.SIGKILL)
 		return 0, &stepError{step: "drop pid 1 capabilities", err: err}
 	}
 	s.rep.PhasesMS["drop_pid1_caps"] = ms(time.Since(t))
-	s.status.Write(encodeMsg(helperMsg{Kind: "ready", Report: s.rep, Pid: p.Pid}))
-	return s.reap(sigs), nil
+	s.status.Write(encodeMsg(helperMsg{Kind: "ready", Report: s.rep, Pid: pid}))
+	go forward(sigs, pid)
+	return s.reap(), nil
 }
 
-// reap collects every child (pid 1 inherits orphans) and forwards signals.
-// It returns the member's status as a shell would (128+N for signal N).
-func (s *sandbox) reap(sigs chan os.Signal) int {
-	for {
-		if code, done := s.reapOnce(); done {
-			return code
-		}
-		sig := <-sigs
-		if sig != unix.SIGCHLD {
-			sys.Kill(s.member.Pid, sig.(syscall.Signal))
-		}
+// forward passes the signals pid 1 receives on to the member.
+func forward(sigs <-chan os.Signal, pid int) {
+	for sig := range sigs {
+		sys.Kill(pid, sig.(syscall.Signal))
 	}
 }
 
-func (s *sandbox) reapOnce() (int, bool) {
+// reap collects every child (pid 1 inherits orphans) until the member
+// exits, and returns its status as a shell would (128+N for signal N). It
+// waits in wait4 itself rather than on SIGCHLD: the main goroutine is
+// locked to its thread, and every wake-up through a channel would hand
+// that thread over.
+func (s *sandbox) reap() int {
 	for {
 		var ws unix.WaitStatus
-		pid, err := sys.Wait4(-1, &ws, unix.WNOHANG, nil) // EINTR retried there
-		if err != nil || pid <= 0 {
-			return 0, false
+		pid, err := sys.Wait4(-1, &ws, 0, nil) // EINTR retried there
+		if err != nil {
+			// No child left (ECHILD) cannot happen before the member is
+			// reaped; stop rather than spin.
+			s.status.Write(encodeMsg(helperMsg{Kind: "error", Error: err.Error(), Step: "reap"}))
+			return policy.ExitCannotSandbox
 		}
-		if pid != s.member.Pid {
+		if pid != s.member {
 			continue
 		}
 		msg := helperMsg{Kind: "exit"}
@@ -81,7 +85,7 @@ func (s *sandbox) reapOnce() (int, bool) {
 			msg.Code = code
 		}
 		s.status.Write(encodeMsg(msg))
-		return code, true
+		return code
 	}
 }
 

@@ -46,11 +46,12 @@ func listEntries(under int, v policy.ViewDir) ([]entry, error) {
 		return nil, &MountError{Op: "getdents", Source: v.Path, Err: err}
 	}
 	var out []entry
+	var link []byte // readlink's buffer, shared by the entries
 	for _, de := range des {
 		if hidden(v, de.Name()) {
 			continue
 		}
-		e, ok, err := describe(under, de)
+		e, ok, err := describe(under, de, &link)
 		if err != nil {
 			return nil, &MountError{Op: "fstatat/readlink", Source: filepath.Join(v.Path, de.Name()), Err: err}
 		}
@@ -60,6 +61,22 @@ func listEntries(under int, v policy.ViewDir) ([]entry, error) {
 		}
 	}
 	return out, nil
+}
+
+// listNames reads the names in the directory open at under: all a view's
+// check needs (verifyView), without a stat of each.
+func listNames(under int, path string) ([]string, error) {
+	fd, err := sys.Openat(under, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &MountError{Op: "open", Source: path, Err: err}
+	}
+	d := os.NewFile(uintptr(fd), path)
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, &MountError{Op: "getdents", Source: path, Err: err}
+	}
+	return names, nil
 }
 
 // hidden: the name is one the view leaves out.
@@ -78,7 +95,7 @@ func hidden(v policy.ViewDir, name string) bool {
 // describe turns a listed name into an entry; ok is false when the name
 // vanished since the listing, or stopped being a symlink between the stat
 // and the readlink (replaced: see synth_vanish_linux.go).
-func describe(under int, de fs.DirEntry) (entry, bool, error) {
+func describe(under int, de fs.DirEntry, link *[]byte) (entry, bool, error) {
 	var st unix.Stat_t
 	err := sys.Fstatat(under, de.Name(), &st, unix.AT_SYMLINK_NOFOLLOW)
 	if errors.Is(err, unix.ENOENT) {
@@ -91,7 +108,10 @@ func describe(under int, de fs.DirEntry) (entry, bool, error) {
 	if e.kind != unix.S_IFLNK {
 		return e, true, nil
 	}
-	buf := make([]byte, unix.PathMax)
+	if *link == nil {
+		*link = make([]byte, unix.PathMax)
+	}
+	buf := *link
 	n, err := sys.Readlinkat(under, e.name, buf)
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EINVAL) {
 		return entry{}, false, nil

@@ -87,6 +87,12 @@ func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	}
 	ents, err := listEntries(under, v)
 	if err != nil {
+		if at != under && v.Path != "/" && errors.Is(err, unix.ENOENT) {
+			// A child view's directory removed on the host since it was
+			// opened (getdents of a deleted directory): gone, as in
+			// childView; nothing is mounted yet.
+			return errGone
+		}
 		return err
 	}
 	ents = r.keepViews(v, ents)

@@ -3,11 +3,15 @@ package nsjail
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 const userSysctlDir = "/proc/sys/user/"
@@ -75,17 +79,31 @@ func capUserCounters(caps []userCounter, p *policy.Plan, rep *policy.Report, wri
 	return nil
 }
 
-// writeUserSysctl writes v to /proc/sys/user/name and checks it took.
+// writeUserSysctl writes v to /proc/sys/user/name and checks it took,
+// through one descriptor (pid 1 sets a dozen of them on every launch).
 func writeUserSysctl(name string, v int64) error {
 	path := userSysctlDir + name
-	if err := os.WriteFile(path, []byte(strconv.FormatInt(v, 10)), 0); err != nil {
+	fd, err := sys.Open(path, unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	b, err := os.ReadFile(path)
+	defer sys.Close(fd)
+	want := strconv.FormatInt(v, 10)
+	if n, err := sys.Write(fd, path, []byte(want)); err != nil || n != len(want) {
+		if err == nil {
+			err = io.ErrShortWrite
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	var buf [32]byte
+	n := 0
+	if _, err = sys.Seek(fd, path, 0, io.SeekStart); err == nil {
+		n, err = sys.Read(fd, path, buf[:])
+	}
 	if err != nil {
 		return fmt.Errorf("read back %s: %w", path, err)
 	}
-	if got := strings.TrimSpace(string(b)); got != strconv.FormatInt(v, 10) {
+	if got := strings.TrimSpace(string(buf[:n])); got != want {
 		return fmt.Errorf("%s reads %s after writing %d", path, got, v)
 	}
 	return nil
