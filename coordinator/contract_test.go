@@ -1,10 +1,11 @@
 package coordinator
 
 import (
-	"github.com/acbox/acbox/coordinator/registry"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/acbox/acbox/coordinator/registry"
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"

@@ -82,11 +82,11 @@ func traceLaunch(t *testing.T, bin string) (map[string]float64, error) {
 	rec := exec.Command("perf", append(args, "--", bin, "run", "--", "true")...)
 	rec.Dir = os.TempDir()
 	if out, err := rec.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("perf record: %v: %s", err, out)
+		return nil, fmt.Errorf("perf record: %w: %s", err, out)
 	}
 	out, err := exec.Command("perf", "script", "-i", data, "-F", "comm,pid,tid,time,event,trace").Output()
 	if err != nil {
-		return nil, fmt.Errorf("perf script: %v", err)
+		return nil, fmt.Errorf("perf script: %w", err)
 	}
 	marks, err := traceMarks(out)
 	if err != nil {
