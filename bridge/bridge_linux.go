@@ -76,7 +76,17 @@ func handOff(c, up net.Conn) int {
 	err = rc.Control(func(fd uintptr) {
 		_, _, werr = uc.WriteMsgUnix([]byte{HandoffMarker}, unix.UnixRights(int(fd)), nil)
 	})
-	if err != nil || werr != nil {
+	switch {
+	case err == nil && errors.Is(werr, unix.ETOOMANYREFS):
+		// The kernel caps the descriptors in flight per user (beyond
+		// RLIMIT_NOFILE of the sender). A member can fill that count with
+		// its own socket pairs, and the count is its uid's, shared with
+		// every other sandbox of the user: with a 502 here one member would
+		// cut every sibling sandbox off the proxy. Nothing was sent, so
+		// the bytes are relayed instead, and the proxy reads them as from
+		// any client on its socket.
+		return notHanded
+	case err != nil || werr != nil:
 		return handFailed
 	}
 	return handed

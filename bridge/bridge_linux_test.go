@@ -179,3 +179,78 @@ func listenEcho(t *testing.T) string {
 	}()
 	return ln.Addr().String()
 }
+
+const refsChildEnv = "ACBOX_BRIDGE_TEST_REFS_CHILD"
+
+// TestHandoffTooManyRefs: when the kernel refuses the handoff because the
+// user has too many descriptors in flight (ETOOMANYREFS), which any
+// process of the user, a member of another sandbox included, can cause
+// with its own socket pairs, the bridge relays the bytes instead of
+// answering 502. The child runs in a user namespace of its own, so it has
+// no capability that would lift the kernel's limit, with RLIMIT_NOFILE
+// lowered to 64 so that a few hundred descriptors in flight reach it.
+func TestHandoffTooManyRefs(t *testing.T) {
+	if os.Getenv(refsChildEnv) == "1" {
+		tooManyRefs(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHandoffTooManyRefs$", "-test.v")
+	cmd.Env = append(os.Environ(), refsChildEnv+"=1")
+	uid, gid := os.Getuid(), os.Getgid()
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+	}
+	out, err := cmd.CombinedOutput()
+	var pe *os.PathError
+	if errors.As(err, &pe) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EINVAL) {
+		t.Skipf("cannot create a user namespace here (%v)", err)
+	}
+	t.Logf("child:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestHandoffTooManyRefs") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+// tooManyRefs runs in the child: it puts descriptors in flight on socket
+// pairs it never reads until the kernel refuses more, then asks the bridge.
+func tooManyRefs(t *testing.T) {
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: 64, Max: 64}); err != nil {
+		t.Fatal(err)
+	}
+	path := upstream(t)
+	addr := serveBridge(t, func() (net.Conn, error) { return net.Dial("unix", path) })
+	fds := make([]int, 250) // descriptor 0, 250 times
+	var pairs []int
+	defer func() {
+		for _, fd := range pairs {
+			unix.Close(fd)
+		}
+	}()
+	full := false
+	for range 8 {
+		sp, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs = append(pairs, sp[0], sp[1])
+		for !full {
+			err := unix.Sendmsg(sp[0], []byte{0}, unix.UnixRights(fds...), nil, 0)
+			if errors.Is(err, unix.EAGAIN) {
+				break
+			}
+			if errors.Is(err, unix.ETOOMANYREFS) {
+				full = true
+			} else if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !full {
+		t.Skip("the kernel did not refuse descriptors in flight (a capability lifts the limit?)")
+	}
+	if got := exchange(t, addr, "hello"); got != "got hello" {
+		t.Errorf("with the user's descriptors in flight at the limit: reply %q; want the bytes relayed", got)
+	}
+}

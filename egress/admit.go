@@ -76,14 +76,32 @@ func (p *Proxy) waitSlot(c net.Conn) bool {
 
 // refuseBusy turns away a connection the cap and its queue cannot take,
 // without reading its request: a 503 whose body names the cap and the way
-// out, then a brief drain in the background so the client reads the answer
-// rather than a reset, and never a wait in the accept loop.
+// out, written and drained in the background (busyReply), never with a
+// wait in the accept loop.
 func (p *Proxy) refuseBusy(c net.Conn, why string) {
 	p.cfg.OnDecision(Decision{Reason: fmt.Sprintf("over the limit of %d connections: %s", p.cfg.MaxConns, why)})
+	go busyReply(c, fmt.Sprintf("too many open connections through the proxy (limit %d); %s; close some and retry", p.cfg.MaxConns, why))
+}
+
+// busyHandoffWait bounds the wait for the bridge's handoff message on a
+// connection turned away; the bridge sends it as soon as it has connected.
+const busyHandoffWait = time.Second
+
+// busyReply writes the 503 and closes the connection after a brief drain,
+// so the client reads the answer rather than a reset. From the bridge the
+// member's socket is in the handoff message, not yet read: the answer goes
+// to that socket (closing the Unix connection unread would reset the
+// member's without a word), and the Unix connection is closed after it.
+// Only the handoff message is read, never a request.
+func busyReply(c net.Conn, text string) {
+	c.SetReadDeadline(time.Now().Add(busyHandoffWait))
+	if client, _, err := takeClient(c); err == nil && client != c {
+		defer c.Close()
+		c = client
+	}
 	// A fresh socket's send buffer is empty, so this small write does not
-	// block the accept loop; the deadline is a backstop.
+	// block; the deadline is a backstop.
 	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
-	replyText(c, http.StatusServiceUnavailable,
-		fmt.Sprintf("too many open connections through the proxy (limit %d); %s; close some and retry", p.cfg.MaxConns, why))
-	go lingerClose(c)
+	replyText(c, http.StatusServiceUnavailable, text)
+	lingerClose(c)
 }

@@ -167,3 +167,38 @@ func TestHandoffMalformed(t *testing.T) {
 		t.Errorf("a plain client on the Unix socket after the malformed handoffs: %q", b)
 	}
 }
+
+// TestHandoffBusyAnswersMember: a handed socket that waits past
+// QueueTimeout, or arrives with the queue full, gets the 503 naming the
+// limit on the member's own socket. The proxy used to write it to the
+// bridge's Unix connection and close that, so the member saw only a reset
+// where the README promises a 503 that says why.
+func TestHandoffBusyAnswersMember(t *testing.T) {
+	w := newWorld(t, func(c *Config) {
+		c.MaxConns, c.MaxQueue = 1, 1
+		c.QueueTimeout = 300 * time.Millisecond
+		c.HeaderTimeout = 10 * time.Second
+	})
+	path := w.serveUnix()
+	hand := func() net.Conn {
+		client, f := tcpPair(t)
+		handOver(t, path, []byte{handoffMarker}, int(f.Fd()))
+		f.Close()
+		return client
+	}
+	hand() // holds the slot, silent
+	waiting := hand()
+	waitFor(t, func() bool { return w.proxy.queued.Load() == 1 })
+	over := hand()
+	for _, x := range []struct {
+		c    net.Conn
+		name string
+		why  string
+	}{{over, "over the queue", "1 more already waiting"}, {waiting, "queued", "waited 300ms for a free one"}} {
+		x.c.SetDeadline(time.Now().Add(5 * time.Second))
+		b, _ := io.ReadAll(x.c)
+		if statusOfReply(string(b)) != 503 || !strings.Contains(string(b), x.why) {
+			t.Errorf("%s: the member read %q; want a 503 naming %q", x.name, b, x.why)
+		}
+	}
+}
