@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,8 +33,19 @@ const FirstByteTimeout = 30 * time.Second
 // behind the bridge has its own, lower cap (egress.Config.MaxConns).
 const MaxRelays = 1024
 
-// The limits Serve uses; tests shorten them.
-var firstByteTimeout, maxRelays = FirstByteTimeout, MaxRelays
+// The limits Serve uses; tests shorten them. The first-byte wait is read
+// by relays that may outlive a test's Serve, hence atomic (0: the default).
+var (
+	maxRelays      = MaxRelays
+	firstByteShort atomic.Int64
+)
+
+func firstByteTimeout() time.Duration {
+	if d := firstByteShort.Load(); d > 0 {
+		return time.Duration(d)
+	}
+	return FirstByteTimeout
+}
 
 // Serve passes every connection accepted on ln to a fresh connection from
 // dial: handed over when dial gives a Unix socket (see handOff; the slot is

@@ -52,8 +52,8 @@ func TestDroppedConnectionsNeverDial(t *testing.T) {
 // TestSilentClientClosed: a client that never sends is closed after the
 // first-byte timeout, without a dial.
 func TestSilentClientClosed(t *testing.T) {
-	defer func(d time.Duration) { firstByteTimeout = d }(firstByteTimeout)
-	firstByteTimeout = 200 * time.Millisecond
+	defer firstByteShort.Store(0)
+	firstByteShort.Store(int64(200 * time.Millisecond))
 	var dials atomic.Int64
 	addr := serveBridge(t, countingDial(upstream(t), &dials))
 	c, err := net.Dial("tcp", addr)

@@ -24,7 +24,7 @@ func firstByte(c net.Conn) bool {
 	if err != nil {
 		return false
 	}
-	c.SetReadDeadline(time.Now().Add(firstByteTimeout))
+	c.SetReadDeadline(time.Now().Add(firstByteTimeout()))
 	defer c.SetReadDeadline(time.Time{})
 	var b [1]byte
 	var n int
