@@ -33,6 +33,9 @@ func proxyProbes() []Probe {
 			Run: proxyMalformed},
 		{ID: "proxy.direct", Category: Network, Source: src, Proxy: true,
 			Expect: "a direct connection to the host's own address, bypassing the proxy, fails", Run: proxyDirect},
+		{ID: "proxy.pass-descriptor", Category: Network, Source: "acbox design (the bridge's socket handoff); SCM_RIGHTS confusion",
+			Proxy: true, Expect: "the proxy's socket is out of the member's view, or a listening socket, a pipe, two descriptors or a wrong marker handed to it is answered 400 (proxyfd_linux.go)",
+			Run: proxyPassDescriptor},
 	}
 }
 
