@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -215,8 +216,10 @@ func TestAdmitWaiting(t *testing.T) {
 }
 
 // TestStatusFile: --status-fd must name a descriptor open for writing.
-// StatusFile wraps the number it is given in an *os.File, which closes it
-// when collected: each case hands it a descriptor of its own (a dup).
+// A refused descriptor stays the caller's: StatusFile used to wrap it in an
+// *os.File first, whose finalizer closed it at a later collection (the
+// cmd/acbox tests then saw EBADF writing an unrelated file that had
+// reused the number).
 func TestStatusFile(t *testing.T) {
 	own := func(f *os.File) int {
 		fd, err := unix.Dup(int(f.Fd()))
@@ -230,8 +233,13 @@ func TestStatusFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if _, err := StatusFile(own(ro)); !errors.Is(err, policy.ErrInvalid) || !strings.Contains(err.Error(), "not open for writing") {
+	if _, err := StatusFile(int(ro.Fd())); !errors.Is(err, policy.ErrInvalid) || !strings.Contains(err.Error(), "not open for writing") {
 		t.Errorf("read-only descriptor: %v", err)
+	}
+	runtime.GC()
+	runtime.GC()
+	if _, err := unix.FcntlInt(ro.Fd(), unix.F_GETFD, 0); err != nil {
+		t.Errorf("the refused descriptor was closed behind the caller's back: %v", err)
 	}
 	rw, err := os.CreateTemp(t.TempDir(), "events")
 	if err != nil {
