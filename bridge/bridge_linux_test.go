@@ -48,22 +48,30 @@ func TestLoopbackUp(t *testing.T) {
 		inNewNetns(t)
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLoopbackUp$", "-test.v")
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	runChild(t, "TestLoopbackUp", childEnv, syscall.CLONE_NEWUSER|syscall.CLONE_NEWNET, []uintptr{unix.CAP_NET_ADMIN})
+}
+
+// runChild re-runs this test binary's test name in new namespaces (a user
+// namespace with the caller's own uid and gid mapped, plus flags, with the
+// ambient capabilities caps), with env set to 1, and fails unless the
+// child's test passed; it skips where user namespaces are unavailable.
+func runChild(t *testing.T, name, env string, flags uintptr, caps []uintptr) {
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env+"=1")
 	uid, gid := os.Getuid(), os.Getgid()
 	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET,
+		Cloneflags:  flags | syscall.CLONE_NEWUSER,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
-		AmbientCaps: []uintptr{unix.CAP_NET_ADMIN},
+		AmbientCaps: caps,
 	}
 	out, err := cmd.CombinedOutput()
 	var pe *os.PathError
 	if errors.As(err, &pe) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EINVAL) {
-		t.Skipf("cannot create a user and network namespace here (%v): user namespaces unavailable (check user.max_user_namespaces, or an AppArmor userns restriction)", err)
+		t.Skipf("cannot create the namespaces here (%v): user namespaces unavailable (check user.max_user_namespaces, or an AppArmor userns restriction)", err)
 	}
 	t.Logf("child:\n%s", out)
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestLoopbackUp") {
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+name) {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
 }
@@ -194,23 +202,7 @@ func TestHandoffTooManyRefs(t *testing.T) {
 		tooManyRefs(t)
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHandoffTooManyRefs$", "-test.v")
-	cmd.Env = append(os.Environ(), refsChildEnv+"=1")
-	uid, gid := os.Getuid(), os.Getgid()
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
-	}
-	out, err := cmd.CombinedOutput()
-	var pe *os.PathError
-	if errors.As(err, &pe) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EINVAL) {
-		t.Skipf("cannot create a user namespace here (%v)", err)
-	}
-	t.Logf("child:\n%s", out)
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestHandoffTooManyRefs") {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
+	runChild(t, "TestHandoffTooManyRefs", refsChildEnv, 0, nil)
 }
 
 // tooManyRefs runs in the child: it puts descriptors in flight on socket
