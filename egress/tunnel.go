@@ -45,7 +45,8 @@ func pipe(client, up net.Conn, w *watchdog) {
 // splices: with the member's socket handed over, a tunnel is one relay from
 // TCP to TCP, and on the measured VM a 1 MiB buffer moved 0.85 of direct
 // loopback where splice(2) through a 1 MiB pipe moved 0.57 (measured, not
-// explained; docs/design.md, "Tunnels copy through the handed socket").
+// explained; docs/design.md, "The bridge hands the member's socket to the
+// proxy").
 func copyHalf(dst, src net.Conn, w *watchdog) {
 	if err := copyLoop(dst, src, w); err != nil {
 		w.fire()
