@@ -5,10 +5,13 @@
 // The helper brings lo up ([LoopbackUp]), listens on [Addr] ([Listen]), and
 // hands every accepted connection, once its first byte has arrived, to the
 // proxy over the proxy's Unix socket (SCM_RIGHTS): the proxy reads and
-// relays the member's socket itself ([Serve]; a dialer that is not a Unix
-// socket gets the bytes relayed instead). That socket is outside the sandbox's new root, so the helper
-// reaches it through an O_PATH descriptor of the socket file that the parent
-// passed down ([DialFile]).
+// relays the member's socket itself ([Serve]). The bytes are relayed
+// instead when the dialer is not a Unix socket, and when the kernel refuses
+// the handoff because the user has too many descriptors in flight
+// (ETOOMANYREFS: any process of the user can cause that). The proxy's
+// socket is outside the sandbox's new root, so the helper reaches it
+// through an O_PATH descriptor of the socket file that the parent passed
+// down ([DialFile]).
 //
 // # Example
 //
