@@ -25,19 +25,16 @@ import (
 // forbids children of a cgroup that holds processes), so a sandbox never
 // escapes the limits its caller runs under. cgroup v2 is tried first and the
 // helper is cloned straight into it (CLONE_INTO_CGROUP); on cgroup v1 the
-// thread that clones it enters the cgroup first, so it is born inside too
-// (cgroup_thread_linux.go); failing that, its pid is written to
-// cgroup.procs right after it starts, while it still waits for its config,
-// so nothing of the member runs outside. The
+// helper's pid is written to cgroup.procs right after it starts, while it
+// still waits for its config, so nothing of the member runs outside. The
 // directories are removed once the helper is dead; after a SIGKILL of the
 // parent, `acbox gc` and the next launch remove them. There is no shared
 // acbox parent directory: nothing outlives the sandbox, and concurrent
 // launches never race over a common parent.
 //
-// Cost: writing a pid to a v1 cgroup.procs takes the kernel's threadgroup
-// lock for writing, which waits for an RCU grace period: 0.2 to 18 ms per
-// launch on a 2-vCPU test VM. CLONE_INTO_CGROUP (v2) and a thread moving
-// itself (v1) avoid it.
+// Cost: writing to a v1 cgroup.procs takes the kernel's threadgroup lock
+// for writing, which waits for an RCU grace period: 0.2 to 18 ms per launch
+// on a 2-vCPU test VM. CLONE_INTO_CGROUP (v2) avoids it.
 //
 // Elsewhere the rlimits of limits_linux.go stay the only limits, and the
 // report says so and why.
@@ -59,10 +56,6 @@ type cgroup struct {
 	values map[string]string // limit files, as read back
 	fd     int               // v2: the leaf, for CLONE_INTO_CGROUP; else -1
 	claims []int             // a shared flock on each leaf: see removeUnclaimed
-	// v1: the cgroup each leaf was made in (this process's own), and
-	// whether the spawning thread entered the leaves (enterThread).
-	homes   []string
-	entered bool
 }
 
 // newCgroup creates the sandbox's cgroup, or explains in the result why
@@ -129,7 +122,6 @@ func createV1(mem, pids hierarchy, id string, l policy.Limits) (*cgroup, error) 
 	cg := &cgroup{id: id, mode: "cgroup v1", fd: -1, values: map[string]string{}}
 	// memsw after the plain limit: the kernel requires memsw >= limit.
 	// Equal values mean no swap.
-	cg.homes = []string{mem.own, pids.own}
 	err := cg.leaf(leafDir(mem.own, id), []limitFile{
 		{"memory.limit_in_bytes", l.Memory, true}, {"memory.memsw.limit_in_bytes", l.Memory, false}})
 	if err == nil {
@@ -193,14 +185,13 @@ func (c *cgroup) cloneInto(attr *syscall.SysProcAttr) {
 	}
 }
 
-// place moves the started helper into the cgroup (cgroup v1, unless
-// enterThread let it start there; v2 cloned it there already) and checks,
-// from /proc/<pid>/cgroup, that it is inside.
+// place moves the started helper into the cgroup (cgroup v1; v2 cloned it
+// there already) and checks, from /proc/<pid>/cgroup, that it is inside.
 func (c *cgroup) place(pid int) error {
 	if c.mode == "" {
 		return nil
 	}
-	if c.fd < 0 && !c.entered {
+	if c.fd < 0 {
 		for _, d := range c.dirs {
 			if err := writeFile(filepath.Join(d, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
 				return fmt.Errorf("%w: placing the helper in its cgroup: %w", policy.ErrCannotSandbox, err)

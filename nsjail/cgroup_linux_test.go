@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -163,42 +162,5 @@ func TestSweepSparesClaimedCgroups(t *testing.T) {
 		if !slices.Contains(removed, d) {
 			t.Errorf("released cgroup %s not swept (removed %v)", d, removed)
 		}
-	}
-}
-
-// TestThreadEntersV1Cgroup: on cgroup v1 the spawning thread enters the
-// sandbox's leaves, the process it starts is born inside (place then only
-// checks), and the thread is back in its own cgroups afterwards.
-func TestThreadEntersV1Cgroup(t *testing.T) {
-	id := fmt.Sprint("thread", os.Getpid())
-	cg := newCgroup(id, policy.Limits{Memory: 64 << 20, Pids: 17})
-	if cg.mode != "cgroup v1" {
-		t.Skipf("not a cgroup v1 host (%q): %s", cg.mode, cg.why)
-	}
-	defer cg.remove()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	before, _ := os.ReadFile("/proc/thread-self/cgroup")
-	if !cg.enterThread() {
-		t.Fatal("the thread could not enter the sandbox's cgroup")
-	}
-	cmd := exec.Command("sleep", "30")
-	err := cmd.Start()
-	if lerr := cg.leaveThread(len(cg.dirs)); lerr != nil {
-		t.Fatalf("leaving: %v", lerr)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	if after, _ := os.ReadFile("/proc/thread-self/cgroup"); string(after) != string(before) {
-		t.Errorf("the thread did not go home:\nbefore %s\nafter %s", before, after)
-	}
-	if err := cg.place(cmd.Process.Pid); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(filepath.Join(cg.dirs[1], "cgroup.procs"))
-	if strings.TrimSpace(string(b)) != fmt.Sprint(cmd.Process.Pid) {
-		t.Errorf("pids leaf holds %q, want only the child %d", b, cmd.Process.Pid)
 	}
 }

@@ -196,11 +196,8 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	l.waited = make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		stuck, err := l.startHelper()
-		if !stuck {
-			defer runtime.UnlockOSThread()
-		}
-		if err != nil {
+		defer runtime.UnlockOSThread()
+		if err := l.cmd.Start(); err != nil {
 			started <- err
 			return
 		}
@@ -211,16 +208,6 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 		return explainStart(err)
 	}
 	return nil
-}
-
-// startHelper starts the helper from the calling thread, which is locked to
-// its goroutine. stuck reports that the thread entered the sandbox's v1
-// cgroup and could not leave it: it must then end with its goroutine, still
-// locked, so that no thread of acbox stays counted in the sandbox's cgroup.
-func (l *launch) startHelper() (stuck bool, err error) {
-	in := l.cg.enterThread() // cgroup hook: v1, see cgroup_thread_linux.go
-	err = l.cmd.Start()
-	return in && l.cg.leaveThread(len(l.cg.dirs)) != nil, err
 }
 
 // sendConfig writes the helper's configuration as one JSON line; the pipe
@@ -235,10 +222,11 @@ func (l *launch) sendConfig(w *os.File) error {
 	return json.NewEncoder(w).Encode(cfg)
 }
 
-// release lets the helper start the member once the helper is known to be
-// in its cgroup (on cgroup v1 without enterThread, it is placed there
-// first). A helper that failed has closed its end: the write error is
-// ignored and the status pipe says why.
+// release lets the helper start the member. The helper builds the sandbox
+// meanwhile; on cgroup v1 the parent places it in its cgroup first, which
+// waits for an RCU grace period (up to about 20 ms here), so doing it while
+// the helper sets up hides most of that wait. A helper that failed has
+// closed its end: the write error is ignored and the status pipe says why.
 func (l *launch) release(w *os.File) error {
 	defer w.Close()
 	if err := l.cg.place(l.cmd.Process.Pid); err != nil { // cgroup hook
