@@ -55,11 +55,11 @@ func copyN(dst, src net.Conn, n int64, w *watchdog) error {
 	return nil
 }
 
-// splicedLength reports whether resp's body is framed by Content-Length
+// lengthFramed reports whether resp's body is framed by Content-Length
 // alone and not empty, so it can be relayed by length: n is that length.
 // Chunked, close-delimited and bodiless responses (HEAD, 1xx, 204, 304,
 // which http.ReadResponse gives http.NoBody) take the general path.
-func splicedLength(resp *http.Response) (int64, bool) {
+func lengthFramed(resp *http.Response) (int64, bool) {
 	if resp.Body == http.NoBody || len(resp.TransferEncoding) > 0 || resp.ContentLength <= 0 {
 		return 0, false
 	}

@@ -48,7 +48,7 @@ func (p *Proxy) forward(c net.Conn, br *bufio.Reader, req *request, t target, up
 		return
 	}
 	cleanResponse(resp, req.proto)
-	if n, ok := splicedLength(resp); ok {
+	if n, ok := lengthFramed(resp); ok {
 		// resp.Body is never read here: closing it would read on past the
 		// body, waiting on an origin that keeps its connection open.
 		relayLength(c, bodySource{up, ubr, w}, resp, n)

@@ -60,6 +60,3 @@ func Socketpair(domain, typ, proto int) ([2]int, error)                 { return
 func GetsockoptInt(fd, level, opt int, name string) (int, error)        { return -1, ErrUnsupported }
 
 // Pipe2, SetPipeSize and Splice are unsupported here.
-func Pipe2(p []int, flags int) error                   { return ErrUnsupported }
-func SetPipeSize(fd, size int) error                   { return ErrUnsupported }
-func Splice(rfd, wfd, n int, flags int) (int64, error) { return 0, ErrUnsupported }
