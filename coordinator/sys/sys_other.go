@@ -58,5 +58,3 @@ func Getdents(fd int, name string, buf []byte) (int, error)             { return
 func Getgroups() ([]int, error)                                         { return nil, ErrUnsupported }
 func Socketpair(domain, typ, proto int) ([2]int, error)                 { return [2]int{-1, -1}, ErrUnsupported }
 func GetsockoptInt(fd, level, opt int, name string) (int, error)        { return -1, ErrUnsupported }
-
-// Pipe2, SetPipeSize and Splice are unsupported here.
