@@ -202,3 +202,28 @@ func TestHandoffBusyAnswersMember(t *testing.T) {
 		}
 	}
 }
+
+// TestHandoffOneHeadDeadline: a client of the Unix socket that sends the
+// descriptor late gets what is left of HeaderTimeout for the head on it,
+// not a second HeaderTimeout (a slot held twice as long as documented).
+func TestHandoffOneHeadDeadline(t *testing.T) {
+	w := newWorld(t, func(c *Config) { c.HeaderTimeout = 600 * time.Millisecond })
+	path := w.serveUnix()
+	client, f := tcpPair(t)
+	u, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	time.Sleep(400 * time.Millisecond) // most of the head's time spent before the handoff
+	if _, _, err := u.(*net.UnixConn).WriteMsgUnix([]byte{handoffMarker}, unix.UnixRights(int(f.Fd())), nil); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	start := time.Now()
+	client.SetDeadline(time.Now().Add(5 * time.Second))
+	io.ReadAll(client) // silent: the proxy gives up on the head and closes
+	if el := time.Since(start); el > 450*time.Millisecond {
+		t.Errorf("the silent handed socket was closed %v after the handoff; want within what was left of 600ms (about 200ms)", el)
+	}
+}

@@ -14,7 +14,11 @@ import (
 
 // serveConn handles one client connection: one request, one Decision.
 func (p *Proxy) serveConn(c net.Conn) {
-	c.SetReadDeadline(time.Now().Add(p.cfg.HeaderTimeout))
+	// One deadline for the whole head, the handoff message included: a
+	// client of the Unix socket that sends a descriptor late must not win a
+	// second HeaderTimeout for the head on it.
+	headBy := time.Now().Add(p.cfg.HeaderTimeout)
+	c.SetReadDeadline(headBy)
 	client, prefix, err := takeClient(c)
 	if err != nil && len(prefix) == 0 {
 		if err != io.EOF {
@@ -32,7 +36,7 @@ func (p *Proxy) serveConn(c net.Conn) {
 		defer p.dropConn(client)
 		defer client.Close()
 		c = client
-		c.SetReadDeadline(time.Now().Add(p.cfg.HeaderTimeout))
+		c.SetReadDeadline(headBy)
 	}
 	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(prefix), c), 4096)
 	req, err := readRequest(br, p.cfg.MaxHeaderBytes)
