@@ -171,20 +171,10 @@ func listenEcho(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				b, _ := io.ReadAll(c)
-				c.Write(append([]byte("got "), b...))
-			}()
-		}
-	}()
+	serveEach(t, ln, func(c net.Conn) {
+		b, _ := io.ReadAll(c)
+		c.Write(append([]byte("got "), b...))
+	})
 	return ln.Addr().String()
 }
 

@@ -22,6 +22,19 @@ func upstream(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	serveEach(t, ln, func(c net.Conn) {
+		client, first := takeHanded(t, c.(*net.UnixConn))
+		defer client.Close()
+		b, _ := io.ReadAll(client)
+		client.Write(append([]byte("got "), append(first, b...)...))
+		client.(interface{ CloseWrite() error }).CloseWrite()
+	})
+	return path
+}
+
+// serveEach runs handle on each connection ln accepts, in a goroutine of
+// its own, and closes the connection after it; ln closes with the test.
+func serveEach(t *testing.T, ln net.Listener, handle func(net.Conn)) {
 	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
@@ -31,15 +44,10 @@ func upstream(t *testing.T) string {
 			}
 			go func() {
 				defer c.Close()
-				client, first := takeHanded(t, c.(*net.UnixConn))
-				defer client.Close()
-				b, _ := io.ReadAll(client)
-				client.Write(append([]byte("got "), append(first, b...)...))
-				client.(interface{ CloseWrite() error }).CloseWrite()
+				handle(c)
 			}()
 		}
 	}()
-	return path
 }
 
 // takeHanded reads the first message on c: a handed socket, returned as the
