@@ -32,9 +32,10 @@ import (
 // acbox parent directory: nothing outlives the sandbox, and concurrent
 // launches never race over a common parent.
 //
-// Cost: writing to a v1 cgroup.procs takes the kernel's threadgroup lock
-// for writing, which waits for an RCU grace period: 0.2 to 18 ms per launch
-// on a 2-vCPU test VM. CLONE_INTO_CGROUP (v2) avoids it.
+// Cost: writing a pid to a v1 cgroup.procs takes the kernel's threadgroup
+// lock for writing, which waits for an RCU grace period: 0.2 to 18 ms per
+// launch on a 2-vCPU test VM. A thread that writes "0" (itself) to a v1
+// tasks file skips that lock, and so does CLONE_INTO_CGROUP (v2).
 //
 // Elsewhere the rlimits of limits_linux.go stay the only limits, and the
 // report says so and why.
@@ -55,6 +56,7 @@ type cgroup struct {
 	dirs   []string          // created leaves, removed at exit
 	values map[string]string // limit files, as read back
 	fd     int               // v2: the leaf, for CLONE_INTO_CGROUP; else -1
+	passed []*os.File        // v1: each leaf, for the helper to enter (enterCgroups)
 	claims []int             // a shared flock on each leaf: see removeUnclaimed
 }
 
@@ -127,6 +129,15 @@ func createV1(mem, pids hierarchy, id string, l policy.Limits) (*cgroup, error) 
 	if err == nil {
 		err = cg.leaf(leafDir(pids.own, id), []limitFile{{"pids.max", int64(l.Pids), true}})
 	}
+	for _, d := range cg.dirs {
+		if err != nil {
+			break
+		}
+		var f *os.File
+		if f, err = os.Open(d); err == nil {
+			cg.passed = append(cg.passed, f)
+		}
+	}
 	if err != nil {
 		cg.remove()
 		return nil, err
@@ -185,39 +196,65 @@ func (c *cgroup) cloneInto(attr *syscall.SysProcAttr) {
 	}
 }
 
-// place moves the started helper into the cgroup (cgroup v1; v2 cloned it
-// there already) and checks, from /proc/<pid>/cgroup, that it is inside.
-func (c *cgroup) place(pid int) error {
-	if c.mode == "" {
-		return nil
+// passLeaves hands each v1 leaf to the helper, which enters its cgroup
+// through them (enterCgroups); it returns their descriptor numbers in the
+// helper, counting from next.
+func (c *cgroup) passLeaves(extra []*os.File, next int) ([]*os.File, []int) {
+	if c == nil {
+		return extra, nil
 	}
-	if c.fd < 0 {
-		for _, d := range c.dirs {
-			if err := writeFile(filepath.Join(d, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
-				return fmt.Errorf("%w: placing the helper in its cgroup: %w", policy.ErrCannotSandbox, err)
-			}
-		}
+	var fds []int
+	for _, f := range c.passed {
+		fds = append(fds, next+len(fds))
+		extra = append(extra, f)
+	}
+	return extra, fds
+}
+
+// closePassed drops this process's copies of the leaves passed to the
+// helper once it has its own.
+func (c *cgroup) closePassed() {
+	if c == nil {
+		return
+	}
+	for _, f := range c.passed {
+		f.Close()
+	}
+	c.passed = nil
+}
+
+// place checks, from /proc/<pid>/cgroup, that the helper cloned into its
+// cgroup v2 is inside. On cgroup v1 the helper enters and checks itself.
+func (c *cgroup) place(pid int) error {
+	if c.mode != "cgroup v2" {
+		return nil
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	if err != nil {
 		return fmt.Errorf("%w: checking the helper's cgroup: %w", policy.ErrCannotSandbox, err)
 	}
-	want := "/" + leafPrefix + c.id
-	n := 0
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasSuffix(line, want) {
-			n++
-		}
-	}
-	if n < len(c.dirs) {
-		return fmt.Errorf("%w: the helper is not in its cgroup %s:\n%s", policy.ErrCannotSandbox, want, b)
+	if !inLeaves(b, c.id, len(c.dirs)) {
+		return fmt.Errorf("%w: the helper is not in its cgroup %s:\n%s", policy.ErrCannotSandbox, leafPrefix+c.id, b)
 	}
 	return nil
+}
+
+// inLeaves reports whether a /proc/<pid>/cgroup text puts the process in
+// at least n leaves named for the sandbox id.
+func inLeaves(procCgroup []byte, id string, n int) bool {
+	want := "/" + leafPrefix + id
+	for _, line := range strings.Split(string(procCgroup), "\n") {
+		if strings.HasSuffix(line, want) {
+			n--
+		}
+	}
+	return n <= 0
 }
 
 // remove deletes the cgroup once its processes are gone; an emptied cgroup
 // can stay busy for a moment while the last tasks are released.
 func (c *cgroup) remove() {
+	c.closePassed()
 	if c.fd >= 0 {
 		sys.Close(c.fd)
 		c.fd = -1

@@ -71,6 +71,9 @@ func helperRun(status *os.File) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := enterCgroups(cfg.CgroupLeaves, cfg.CgroupID); err != nil {
+		return 0, err
+	}
 	rep := &policy.Report{ID: cfg.ID, Backend: "native", PhasesMS: map[string]float64{}, PolicyDigest: cfg.PolicyDigest}
 	sb := &sandbox{cfg: cfg, rep: rep, status: status, release: cfgPipe}
 	if err := sb.setup(); err != nil {

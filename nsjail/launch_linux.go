@@ -108,6 +108,7 @@ type launch struct {
 	proxyFD, ptyFD      int
 	relay               *ttyRelay
 	cg                  *cgroup // the sandbox's cgroup, or none (cgroup_linux.go)
+	leafFDs             []int   // the helper's descriptors of the v1 leaves
 }
 
 func (l *launch) run() (*backend.Outcome, error) {
@@ -134,6 +135,7 @@ func (l *launch) run() (*backend.Outcome, error) {
 	err = l.spawn(cfgR, stW)
 	cfgR.Close()
 	stW.Close()
+	l.cg.closePassed()
 	if l.ptyChild != nil {
 		l.ptyChild.Close()
 		defer l.ptyParent.Close()
@@ -173,6 +175,7 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 		l.ptyFD = fdFirstOptional + len(extra) - 2
 		extra = append(extra, l.ptyChild)
 	}
+	extra, l.leafFDs = l.cg.passLeaves(extra, fdFirstOptional+len(extra)-2) // cgroup hook: v1
 	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
 		unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP)
 	if l.plan.Network.Mode == "host" {
@@ -215,18 +218,21 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 func (l *launch) sendConfig(w *os.File) error {
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
 		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
-		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != "", UserCounters: planCounterCaps(l.plan)}
+		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != "", CgroupLeaves: l.leafFDs,
+		UserCounters: planCounterCaps(l.plan)}
+	if len(l.leafFDs) > 0 {
+		cfg.CgroupID = l.cg.id
+	}
 	if l.plan.TTY {
 		cfg.Winsize, _ = sys.IoctlGetWinsize(int(l.opt.Stdin.Fd()), l.opt.Stdin.Name())
 	}
 	return json.NewEncoder(w).Encode(cfg)
 }
 
-// release lets the helper start the member. The helper builds the sandbox
-// meanwhile; on cgroup v1 the parent places it in its cgroup first, which
-// waits for an RCU grace period (up to about 20 ms here), so doing it while
-// the helper sets up hides most of that wait. A helper that failed has
-// closed its end: the write error is ignored and the status pipe says why.
+// release lets the helper start the member once the parent has checked
+// that a helper cloned into its cgroup v2 is there (a v1 helper enters its
+// cgroup itself). A helper that failed has closed its end: the write error
+// is ignored and the status pipe says why.
 func (l *launch) release(w *os.File) error {
 	defer w.Close()
 	if err := l.cg.place(l.cmd.Process.Pid); err != nil { // cgroup hook

@@ -18,8 +18,8 @@ const (
 	fdConfig = 3 // read: one JSON helperConfig line, then releaseByte
 	fdStatus = 4 // write: JSON lines of helperMsg
 	// Further descriptors follow in this order when present; their numbers
-	// are in helperConfig: the proxy's socket (O_PATH, proxy mode) and the
-	// pty handover socket (tty mode).
+	// are in helperConfig: the proxy's socket (O_PATH, proxy mode), the
+	// pty handover socket (tty mode) and the v1 cgroup leaves.
 	fdFirstOptional = 5
 )
 
@@ -44,8 +44,14 @@ type helperConfig struct {
 	// Winsize is the user's terminal size at launch (tty mode), set on the
 	// member's pty before it starts; later changes follow SIGWINCH.
 	Winsize *unix.Winsize `json:"winsize,omitempty"`
-	// PidsCgroup: the parent placed the helper in a pids cgroup.
+	// PidsCgroup: the helper is in a pids cgroup (cloned there, or it
+	// enters one through CgroupLeaves).
 	PidsCgroup bool `json:"pids_cgroup"`
+	// CgroupLeaves are the helper's descriptors of its v1 leaves, which it
+	// enters before anything else (enterCgroups); CgroupID names them, to
+	// check that it is inside.
+	CgroupLeaves []int  `json:"cgroup_leaves,omitempty"`
+	CgroupID     string `json:"cgroup_id,omitempty"`
 	// UserCounters are the /proc/sys/user caps pid 1 sets (ucount.go).
 	UserCounters []userCounter `json:"user_counters,omitempty"`
 }
@@ -79,6 +85,7 @@ func encodeMsg(m helperMsg) []byte {
 	return append(b, '\n')
 }
 
-// releaseByte follows the config on fdConfig once the parent has placed the
-// helper (in its cgroup, where there is one): only then may the member start.
+// releaseByte follows the config on fdConfig once the parent has checked the
+// helper's cgroup v2 placement, where there is one: only then may the member
+// start.
 const releaseByte = 'g'

@@ -1,0 +1,108 @@
+//go:build integration
+
+package lifecycle
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEveryTaskInItsCgroup: where a sandbox gets its own cgroup (root on a
+// host with cgroups), every thread of pid 1 and of every process below it
+// is in the sandbox's leaves, and no thread of the acbox process that runs
+// it is. On cgroup v1, pid 1 moves its threads in one by one (each writes
+// "0" to a tasks file): a thread missed there would leave pid 1, or a
+// member forked from that thread, outside the limits, and a thread of the
+// parent moved by mistake would stay in a leaf that then cannot be
+// removed.
+func TestEveryTaskInItsCgroup(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("only root gets a cgroup of its own on this host (v1, not delegated)")
+	}
+	if !exists("/sys/fs/cgroup/pids") && !exists("/sys/fs/cgroup/cgroup.controllers") {
+		t.Skip("no cgroup hierarchy")
+	}
+	eachUser(t, func(t *testing.T, r *runner) {
+		if r.uid != 0 {
+			return // rlimits only, no cgroup
+		}
+		c := r.cmd("run", "--", "sh", "-c", "sleep 30 & sleep 30 & wait")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { c.Process.Kill(); c.Wait() }()
+		e := r.waitPs(t, 1)[0]
+		leaf := "/acbox-" + e.ID
+		var procs []int
+		deadline := time.Now().Add(10 * time.Second)
+		for len(procs) < 4 && time.Now().Before(deadline) { // pid 1, sh, two sleeps
+			time.Sleep(50 * time.Millisecond)
+			procs = descendants(e.HelperPid)
+		}
+		if len(procs) < 4 {
+			t.Fatalf("found %d processes below pid 1 (%d); want 4", len(procs), e.HelperPid)
+		}
+		n := 0
+		for _, pid := range procs {
+			for _, tid := range tasks(pid) {
+				n++
+				if got := leaves(pid, tid, leaf); got < 2 {
+					t.Errorf("task %d of pid %d is in %d of the sandbox's leaves (want memory and pids):\n%s", tid, pid, got, taskCgroup(pid, tid))
+				}
+			}
+		}
+		for _, tid := range tasks(c.Process.Pid) {
+			if got := leaves(c.Process.Pid, tid, leaf); got != 0 {
+				t.Errorf("thread %d of the acbox process is in the sandbox's cgroup:\n%s", tid, taskCgroup(c.Process.Pid, tid))
+			}
+		}
+		t.Logf("%d tasks in %d processes checked, all in %s", n, len(procs), leaf)
+	})
+}
+
+// descendants returns pid and every process below it.
+func descendants(pid int) []int {
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		for _, tid := range tasks(out[i]) {
+			b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(out[i]), "task", strconv.Itoa(tid), "children"))
+			for _, f := range strings.Fields(string(b)) {
+				if n, err := strconv.Atoi(f); err == nil {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func tasks(pid int) []int {
+	ents, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "task"))
+	var out []int
+	for _, e := range ents {
+		if n, err := strconv.Atoi(e.Name()); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func taskCgroup(pid, tid int) string {
+	b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "task", strconv.Itoa(tid), "cgroup"))
+	return string(b)
+}
+
+// leaves counts the lines of a task's cgroup file that end in leaf.
+func leaves(pid, tid int, leaf string) int {
+	n := 0
+	for _, l := range strings.Split(taskCgroup(pid, tid), "\n") {
+		if strings.HasSuffix(l, leaf) {
+			n++
+		}
+	}
+	return n
+}
