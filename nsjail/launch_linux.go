@@ -46,6 +46,9 @@ var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETP
 // failed step ends the launch with an error naming the step.
 func Launch(p *policy.Plan, o Options) (*backend.Outcome, error) {
 	o = o.withDefaults()
+	if err := checkRlimitRoom(p.Limits); err != nil {
+		return nil, err
+	}
 	held, err := openGrants(p)
 	if err != nil {
 		return nil, err

@@ -105,7 +105,8 @@ func withDataLimit(limit uint64, start func() error) error {
 
 // report rewrites the limits part of the report, in the parent, once the
 // helper is ready: the parent made the cgroup and read its limit files back,
-// and checked from /proc that the helper is inside. Without a cgroup it
+// and the helper is inside (checked from /proc by the parent on cgroup v2,
+// by pid 1 itself on v1, enterCgroups). Without a cgroup it
 // only records why there is none.
 func (c *cgroup) report(rep *policy.Report) {
 	if rep == nil {
