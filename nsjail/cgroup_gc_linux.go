@@ -91,7 +91,7 @@ func CgroupLeaves() int { return len(sandboxLeaves()) }
 // removeUnclaimed removes the empty cgroup dir unless a launch claims it.
 // A launch holds a shared flock(2) on each of its cgroup directories from
 // creating it until it removes it (cgroup.leaf): it creates the cgroup
-// empty and places pid 1 in it a moment later, and a sweep whose live set
+// empty and pid 1 enters it a moment later, and a sweep whose live set
 // does not know the sandbox (gc from another state directory of the same
 // user) must not take it away in that moment. The sweep takes the lock
 // exclusively without waiting; a claimed cgroup is left alone.

@@ -25,10 +25,11 @@ import (
 // forbids children of a cgroup that holds processes), so a sandbox never
 // escapes the limits its caller runs under. cgroup v2 is tried first and the
 // helper is cloned straight into it (CLONE_INTO_CGROUP); on cgroup v1 the
-// helper's pid is written to cgroup.procs right after it starts, while it
-// still waits for its config, so nothing of the member runs outside. The
-// directories are removed once the helper is dead; after a SIGKILL of the
-// parent, `acbox gc` and the next launch remove them. There is no shared
+// parent passes the leaves to the helper, which moves every thread of its
+// own in as soon as it has read its config (cgroup_enter_linux.go), so
+// nothing of the member runs outside. The directories are removed once
+// the helper is dead; after a SIGKILL of the parent, `acbox gc` and the
+// next launch remove them. There is no shared
 // acbox parent directory: nothing outlives the sandbox, and concurrent
 // launches never race over a common parent.
 //

@@ -103,7 +103,7 @@ type sandbox struct {
 	status *os.File
 	rfs    *rootfs
 	// release is the rest of the config pipe: one byte once the parent has
-	// placed pid 1 (see launch.release).
+	// checked pid 1's cgroup v2 placement (see launch.release).
 	release *bufio.Reader
 	member  int // the member's pid
 	mio     memberIO

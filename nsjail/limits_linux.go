@@ -19,9 +19,9 @@ import (
 // forked; pid 1 itself starts no further process. RLIMIT_DATA is the
 // exception: pid 1 is a Go program that maps its heap in 64 MiB arenas, so
 // the data limit is set only around the fork (withDataLimit).
-// pidsCgroup says the parent placed the sandbox in a pids cgroup; counters
-// are the per-user kernel counter caps (ucount.go), set while pid 1 still
-// holds CAP_SYS_RESOURCE.
+// pidsCgroup says pid 1 is in a pids cgroup (cloned there, or it entered
+// it: cgroup_enter_linux.go); counters are the per-user kernel counter caps
+// (ucount.go), set while pid 1 still holds CAP_SYS_RESOURCE.
 func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters []userCounter) error {
 	nofile := unix.Rlimit{}
 	if err := sys.Getrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {

@@ -4,6 +4,7 @@ package lifecycle
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,7 +19,8 @@ import (
 // "0" to a tasks file): a thread missed there would leave pid 1, or a
 // member forked from that thread, outside the limits, and a thread of the
 // parent moved by mistake would stay in a leaf that then cannot be
-// removed.
+// removed. The run ends with `acbox stop`, after which both leaves are
+// gone (a SIGKILL of the owner would leave them to `acbox gc`).
 func TestEveryTaskInItsCgroup(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("only root gets a cgroup of its own on this host (v1, not delegated)")
@@ -34,9 +36,10 @@ func TestEveryTaskInItsCgroup(t *testing.T) {
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
-		defer func() { c.Process.Kill(); c.Wait() }()
+		defer func() { c.Process.Kill(); c.Wait(); r.ps(t) }() // ps reaps a killed owner's cgroups
 		e := r.waitPs(t, 1)[0]
 		leaf := "/acbox-" + e.ID
+		dirs := cgroupsOf(e.HelperPid, e.ID)
 		var procs []int
 		deadline := time.Now().Add(10 * time.Second)
 		for len(procs) < 4 && time.Now().Before(deadline) { // pid 1, sh, two sleeps
@@ -61,7 +64,26 @@ func TestEveryTaskInItsCgroup(t *testing.T) {
 			}
 		}
 		t.Logf("%d tasks in %d processes checked, all in %s", n, len(procs), leaf)
+		stopRemoves(t, r, c, e.ID, dirs)
 	})
+}
+
+// stopRemoves stops the sandbox id run by c and checks that its cgroup
+// directories dirs (memory and pids) are gone once c has exited.
+func stopRemoves(t *testing.T, r *runner, c *exec.Cmd, id string, dirs []string) {
+	t.Helper()
+	if len(dirs) < 2 {
+		t.Fatalf("pid 1 is in %d sandbox cgroups %v; want memory and pids", len(dirs), dirs)
+	}
+	if _, errs, code := r.run(t, "stop", id); code != 0 {
+		t.Fatalf("acbox stop: exit %d: %s", code, errs)
+	}
+	c.Wait()
+	for _, d := range dirs {
+		if exists(d) {
+			t.Errorf("%s left behind after acbox stop", d)
+		}
+	}
 }
 
 // descendants returns pid and every process below it.

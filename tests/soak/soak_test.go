@@ -160,18 +160,21 @@ func TestSoakNative(t *testing.T) {
 		t.Fatalf("warm-up: %v", err)
 	}
 	before := measure(w)
+	stop := watchCgroups(t)
 	for _, c := range []struct {
 		name  string
 		width int
 	}{{"sequential", 1}, {"20 at a time", parallel}} {
 		start := time.Now()
 		if err := w.many(b, spec, total, c.width); err != nil {
+			stop()
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		d := time.Since(start)
 		t.Logf("%d sandboxes %s: %v (%.1f ms each, %.1f per second)", total, c.name, d.Round(time.Millisecond),
 			float64(d.Milliseconds())/total, total/d.Seconds())
 	}
+	stop()
 	compare(t, before, settle(w, before))
 }
 
