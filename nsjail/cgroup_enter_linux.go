@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -49,19 +48,22 @@ func enterCgroups(fds []int, id string) error {
 	return nil
 }
 
+// thisThread is what a thread writes to a v1 tasks file to move itself. A
+// package variable: the other threads read it while the caller's stack may
+// move, so its address must not be on a stack.
+var thisThread = [1]byte{'0'}
+
 // enterLeaf moves every thread of pid 1 into the leaf dir. The kernel
 // checks the opener's credentials: pid 1's, the host's root or the
 // cgroup's owner, as its parent's.
 func enterLeaf(dir int) error {
-	self := []byte("0")
 	fd, err := sys.Openat(dir, "tasks", unix.O_WRONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err
 	}
 	// Raw on purpose: the write must run on every thread, which
 	// coordinator/sys cannot do.
-	n, _, e := syscall.AllThreadsSyscall(unix.SYS_WRITE, uintptr(fd), ptrByte(&self[0]), 1)
-	runtime.KeepAlive(self)
+	n, _, e := syscall.AllThreadsSyscall(unix.SYS_WRITE, uintptr(fd), ptrByte(&thisThread[0]), 1)
 	sys.Close(fd)
 	if e == unix.ENOTSUP {
 		return enterWhole(dir)

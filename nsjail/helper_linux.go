@@ -2,6 +2,7 @@ package nsjail
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,12 +84,17 @@ func helperRun(status *os.File) (int, error) {
 	return sb.run()
 }
 
-// readConfig reads the one JSON line of the configuration.
+// readConfig reads the one JSON line of the configuration. A field this
+// build does not know is refused, not ignored: the parent and pid 1 must be
+// the same build (a pid 1 that skipped cgroup_leaves would run the member
+// outside the cgroup the report names).
 func readConfig(r *bufio.Reader) (*helperConfig, error) {
 	var cfg helperConfig
 	data, err := r.ReadBytes('\n')
 	if err == nil {
-		err = json.Unmarshal(data, &cfg)
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.DisallowUnknownFields()
+		err = d.Decode(&cfg)
 	}
 	if err != nil || cfg.Plan == nil || len(cfg.Plan.Command) == 0 {
 		return nil, &stepError{step: "read config", err: fmt.Errorf("bad helper config: %w", err)}

@@ -22,7 +22,9 @@ import (
 // and /proc/self/exe as the helper binary.
 type Options struct {
 	Stdin, Stdout, Stderr *os.File
-	// Exe is the acbox binary re-executed as the sandbox's pid 1.
+	// Exe is the acbox binary re-executed as the sandbox's pid 1; it must
+	// be the same build as this process (pid 1 refuses a config field it
+	// does not know).
 	Exe string
 	// ID names the sandbox; empty: a random one.
 	ID string

@@ -2,7 +2,6 @@ package nsjail
 
 import (
 	"os"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -89,6 +88,15 @@ func (s *sandbox) reap() int {
 	}
 }
 
+// capset's arguments for dropAllThreadsCaps: empty sets. Package
+// variables, because the other threads read them through plain addresses
+// while the calling goroutine's stack may move (escape analysis kept the
+// former locals on the stack).
+var (
+	dropHdr  = unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	dropData [2]unix.CapUserData
+)
+
 // dropAllThreadsCaps clears pid 1's ambient and capability sets on every
 // thread (psx runs the syscall on all threads under cgo), once setup is done.
 // Raw on purpose: coordinator/sys calls on the calling thread only, and
@@ -97,12 +105,7 @@ func dropAllThreadsCaps() error {
 	if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0); e != 0 {
 		return os.NewSyscallError("prctl(PR_CAP_AMBIENT_CLEAR_ALL)", e)
 	}
-	// Heap-allocated and kept alive: the addresses are passed as uintptr.
-	hdr := &unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	data := new([2]unix.CapUserData)
-	_, _, e := psx.Syscall3(unix.SYS_CAPSET, ptr(hdr), ptrData(&data[0]), 0)
-	runtime.KeepAlive(hdr)
-	runtime.KeepAlive(data)
+	_, _, e := psx.Syscall3(unix.SYS_CAPSET, ptr(&dropHdr), ptrData(&dropData[0]), 0)
 	if e != 0 {
 		return os.NewSyscallError("capset", e)
 	}
