@@ -23,8 +23,9 @@ var errHandoff = errors.New("malformed socket handoff from the bridge")
 // socket it carries the member's connection (SCM_RIGHTS, one marker byte):
 // that socket is returned, and the request is read, judged and relayed
 // from it directly. From any other client it is the start of the request,
-// returned as prefix with c itself. The read runs under the deadline the
-// caller set for the head.
+// returned as prefix with c itself. A message with control data is a
+// handoff: well formed, or refused with every descriptor received closed.
+// The read runs under the deadline the caller set for the head.
 func takeClient(c net.Conn) (client net.Conn, prefix []byte, err error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
@@ -33,35 +34,54 @@ func takeClient(c net.Conn) (client net.Conn, prefix []byte, err error) {
 	buf := make([]byte, 4096)
 	oob := make([]byte, unix.CmsgSpace(4))
 	n, oobn, _, _, err := uc.ReadMsgUnix(buf, oob)
-	fds, perr := rights(oob[:oobn])
-	if len(fds) == 0 && perr == nil {
+	if oobn == 0 {
 		return c, buf[:n], err
 	}
-	if perr != nil {
-		return nil, nil, fmt.Errorf("%w: %w", errHandoff, perr)
+	fd, err := handedFD(buf[:n], oob[:oobn])
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(fds) != 1 || n != 1 || buf[0] != handoffMarker {
-		closeAll(fds)
-		return nil, nil, fmt.Errorf("%w: %d descriptors and %d bytes; want one and the marker", errHandoff, len(fds), n)
-	}
-	client, err = handedTCP(fds[0])
+	client, err = handedTCP(fd)
 	return client, nil, err
 }
 
-// rights returns the descriptors of every SCM_RIGHTS message in oob.
-func rights(oob []byte) ([]int, error) {
-	if len(oob) == 0 {
-		return nil, nil
+// handedFD returns the one descriptor of a well-formed handoff (data is
+// the marker, oob one SCM_RIGHTS message with one descriptor). Every
+// other descriptor in oob is closed, on every path: the kernel installed
+// them in this process already, and a client of the proxy's socket (the
+// member, under docker) could otherwise repeat the leak until the proxy
+// runs out of descriptors.
+func handedFD(data, oob []byte) (int, error) {
+	fds, perr := rights(oob)
+	var err error
+	switch {
+	case perr != nil:
+		err = fmt.Errorf("%w: control message: %w", errHandoff, perr)
+	case len(fds) != 1 || len(data) != 1 || data[0] != handoffMarker:
+		err = fmt.Errorf("%w: %d descriptors and %d bytes; want one and the marker", errHandoff, len(fds), len(data))
 	}
-	msgs, err := unix.ParseSocketControlMessage(oob)
 	if err != nil {
-		return nil, err
+		closeAll(fds)
+		return -1, err
 	}
+	return fds[0], nil
+}
+
+// rights returns the descriptors of every SCM_RIGHTS message in oob. On a
+// malformed message it returns those parsed before it, with the error, so
+// the caller can close them.
+func rights(oob []byte) ([]int, error) {
 	var fds []int
-	for _, m := range msgs {
+	for len(oob) >= unix.CmsgLen(0) {
+		h, data, rest, err := unix.ParseOneSocketControlMessage(oob)
+		if err != nil {
+			return fds, err
+		}
+		m := unix.SocketControlMessage{Header: h, Data: data}
 		if f, err := unix.ParseUnixRights(&m); err == nil {
 			fds = append(fds, f...)
 		}
+		oob = rest
 	}
 	return fds, nil
 }
