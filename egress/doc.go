@@ -56,8 +56,11 @@
 // relays from that socket itself, keeping the Unix connection open until
 // the exchange ends. Anything else with control data (not one connected
 // TCP socket, more than one, no marker, a malformed control message) is
-// refused with a 400, every descriptor received closed; a client that
-// sends no control data is served as the request it sends.
+// refused with a 400, every descriptor received closed. A handoff the
+// kernel cut short because the proxy is at its open-file limit (it drops
+// the descriptor and sets MSG_CTRUNC) is refused with a 503, never read as
+// a request; the member's socket is closed with the dropped descriptor. A
+// client that sends no control data is served as the request it sends.
 //
 // # Connections
 //

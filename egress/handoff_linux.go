@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -15,6 +16,12 @@ import (
 // cannot import the bridge).
 const handoffMarker = 0
 
+// handoffRoom is how many descriptors the control buffer holds: one is a
+// handoff; room for a second tells a sender of several (the buffer fills,
+// then the kernel truncates) from a proxy at its descriptor limit (the
+// kernel stops installing early and truncates with the buffer not full).
+const handoffRoom = 2
+
 // errHandoff classes a malformed handoff: the bridge sent a descriptor
 // that is not one connected TCP socket, or more than one.
 var errHandoff = errors.New("malformed socket handoff from the bridge")
@@ -23,8 +30,9 @@ var errHandoff = errors.New("malformed socket handoff from the bridge")
 // socket it carries the member's connection (SCM_RIGHTS, one marker byte):
 // that socket is returned, and the request is read, judged and relayed
 // from it directly. From any other client it is the start of the request,
-// returned as prefix with c itself. A message with control data is a
-// handoff: well formed, or refused with every descriptor received closed.
+// returned as prefix with c itself. A message with control data, or whose
+// control data the kernel cut short, is a handoff: well formed, or refused
+// with every descriptor received closed.
 // The read runs under the deadline the caller set for the head.
 func takeClient(c net.Conn) (client net.Conn, prefix []byte, err error) {
 	uc, ok := c.(*net.UnixConn)
@@ -32,12 +40,12 @@ func takeClient(c net.Conn) (client net.Conn, prefix []byte, err error) {
 		return c, nil, nil
 	}
 	buf := make([]byte, 4096)
-	oob := make([]byte, unix.CmsgSpace(4))
-	n, oobn, _, _, err := uc.ReadMsgUnix(buf, oob)
-	if oobn == 0 {
+	oob := make([]byte, unix.CmsgSpace(handoffRoom*4))
+	n, oobn, flags, _, err := uc.ReadMsgUnix(buf, oob)
+	if oobn == 0 && flags&unix.MSG_CTRUNC == 0 {
 		return c, buf[:n], err
 	}
-	fd, err := handedFD(buf[:n], oob[:oobn])
+	fd, err := handedFD(buf[:n], oob[:oobn], flags)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -46,15 +54,24 @@ func takeClient(c net.Conn) (client net.Conn, prefix []byte, err error) {
 }
 
 // handedFD returns the one descriptor of a well-formed handoff (data is
-// the marker, oob one SCM_RIGHTS message with one descriptor). Every
+// the marker, oob one SCM_RIGHTS message with one descriptor, flags
+// without MSG_CTRUNC). Every
 // other descriptor in oob is closed, on every path: the kernel installed
 // them in this process already, and a client of the proxy's socket (the
 // member, under docker) could otherwise repeat the leak until the proxy
 // runs out of descriptors.
-func handedFD(data, oob []byte) (int, error) {
+func handedFD(data, oob []byte, flags int) (int, error) {
 	fds, perr := rights(oob)
 	var err error
 	switch {
+	case flags&unix.MSG_CTRUNC != 0 && len(fds) < handoffRoom:
+		// The kernel stopped before the buffer was full: it could not
+		// install a descriptor here (EMFILE, ENFILE) and dropped it. The
+		// member's socket is gone with it; the refusal goes to the event
+		// log, and the bridge sees the Unix connection close.
+		err = fail(http.StatusServiceUnavailable, "socket handoff from the bridge lost: the proxy is at its open-file limit; close some connections or raise its RLIMIT_NOFILE")
+	case flags&unix.MSG_CTRUNC != 0:
+		err = fmt.Errorf("%w: more than %d descriptors", errHandoff, handoffRoom)
 	case perr != nil:
 		err = fmt.Errorf("%w: control message: %w", errHandoff, perr)
 	case len(fds) != 1 || len(data) != 1 || data[0] != handoffMarker:
