@@ -111,12 +111,21 @@ func TestHandedFDClosesTheRest(t *testing.T) {
 				if err != nil || fd != fds[0] {
 					t.Fatalf("handedFD = %d, %v; want %d", fd, err, fds[0])
 				}
-				unix.Close(fd)
+				defer unix.Close(fd)
 			} else if err == nil || statusOf(err) != tc.status {
 				t.Fatalf("handedFD = %d, %v; want a %d", fd, err, tc.status)
 			}
-			if after := openFDs(t); after != before-tc.n {
-				t.Errorf("%d descriptors open after, %d before with %d received; want all %d closed", after, before, tc.n, tc.n)
+			for i, fd := range fds {
+				if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); (err == nil) != (tc.status == 0 && i == 0) {
+					t.Errorf("descriptor %d received: fcntl %v; want it closed unless handed over", fd, err)
+				}
+			}
+			kept := 0
+			if tc.status == 0 {
+				kept = 1
+			}
+			if after := openFDs(t); after > before-tc.n+kept {
+				t.Errorf("%d descriptors open after, %d before with %d received; want %d kept", after, before, tc.n, kept)
 			}
 		})
 	}
@@ -137,7 +146,9 @@ func TestHandoffOverTheBuffer(t *testing.T) {
 		t.Errorf("three descriptors: %q; want a 400", b)
 	}
 	u.Close()
-	waitFor(t, func() bool { return openFDs(t) == before })
+	// At most as many as before: other tests' connections may still be
+	// closing in the background, never opening.
+	waitFor(t, func() bool { return openFDs(t) <= before })
 	if d := w.lastEvent(1); d.Allowed || !strings.Contains(d.Reason, "more than 2 descriptors") {
 		t.Errorf("decision %+v", d)
 	}
