@@ -54,9 +54,13 @@
 // marker byte with one descriptor (SCM_RIGHTS): the bridge so hands over the
 // member's accepted TCP socket, and the proxy reads, judges, answers and
 // relays from that socket itself, keeping the Unix connection open until
-// the exchange ends. Anything else with a descriptor (not one connected TCP
-// socket, more than one, no marker) is refused with a 400; a client that
-// sends no descriptor is served as the request it sends.
+// the exchange ends. Anything else with control data (not one connected
+// TCP socket, more than one, no marker, a malformed control message) is
+// refused with a 400, every descriptor received closed. A handoff the
+// kernel cut short because the proxy is at its open-file limit (it drops
+// the descriptor and sets MSG_CTRUNC) is refused with a 503, never read as
+// a request; the member's socket is closed with the dropped descriptor. A
+// client that sends no control data is served as the request it sends.
 //
 // # Connections
 //

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -15,6 +16,12 @@ import (
 // cannot import the bridge).
 const handoffMarker = 0
 
+// handoffRoom is how many descriptors the control buffer holds: one is a
+// handoff; room for a second tells a sender of several (the buffer fills,
+// then the kernel truncates) from a proxy at its descriptor limit (the
+// kernel stops installing early and truncates with the buffer not full).
+const handoffRoom = 2
+
 // errHandoff classes a malformed handoff: the bridge sent a descriptor
 // that is not one connected TCP socket, or more than one.
 var errHandoff = errors.New("malformed socket handoff from the bridge")
@@ -23,45 +30,75 @@ var errHandoff = errors.New("malformed socket handoff from the bridge")
 // socket it carries the member's connection (SCM_RIGHTS, one marker byte):
 // that socket is returned, and the request is read, judged and relayed
 // from it directly. From any other client it is the start of the request,
-// returned as prefix with c itself. The read runs under the deadline the
-// caller set for the head.
+// returned as prefix with c itself. A message with control data, or whose
+// control data the kernel cut short, is a handoff: well formed, or refused
+// with every descriptor received closed.
+// The read runs under the deadline the caller set for the head.
 func takeClient(c net.Conn) (client net.Conn, prefix []byte, err error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return c, nil, nil
 	}
 	buf := make([]byte, 4096)
-	oob := make([]byte, unix.CmsgSpace(4))
-	n, oobn, _, _, err := uc.ReadMsgUnix(buf, oob)
-	fds, perr := rights(oob[:oobn])
-	if len(fds) == 0 && perr == nil {
+	oob := make([]byte, unix.CmsgSpace(handoffRoom*4))
+	n, oobn, flags, _, err := uc.ReadMsgUnix(buf, oob)
+	if oobn == 0 && flags&unix.MSG_CTRUNC == 0 {
 		return c, buf[:n], err
 	}
-	if perr != nil {
-		return nil, nil, fmt.Errorf("%w: %w", errHandoff, perr)
+	fd, err := handedFD(buf[:n], oob[:oobn], flags)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(fds) != 1 || n != 1 || buf[0] != handoffMarker {
-		closeAll(fds)
-		return nil, nil, fmt.Errorf("%w: %d descriptors and %d bytes; want one and the marker", errHandoff, len(fds), n)
-	}
-	client, err = handedTCP(fds[0])
+	client, err = handedTCP(fd)
 	return client, nil, err
 }
 
-// rights returns the descriptors of every SCM_RIGHTS message in oob.
-func rights(oob []byte) ([]int, error) {
-	if len(oob) == 0 {
-		return nil, nil
+// handedFD returns the one descriptor of a well-formed handoff (data is
+// the marker, oob one SCM_RIGHTS message with one descriptor, flags
+// without MSG_CTRUNC). Every
+// other descriptor in oob is closed, on every path: the kernel installed
+// them in this process already, and a client of the proxy's socket (the
+// member, under docker) could otherwise repeat the leak until the proxy
+// runs out of descriptors.
+func handedFD(data, oob []byte, flags int) (int, error) {
+	fds, perr := rights(oob)
+	var err error
+	switch {
+	case flags&unix.MSG_CTRUNC != 0 && len(fds) < handoffRoom:
+		// The kernel stopped before the buffer was full: it could not
+		// install a descriptor here (EMFILE, ENFILE) and dropped it. The
+		// member's socket is gone with it; the refusal goes to the event
+		// log, and the bridge sees the Unix connection close.
+		err = fail(http.StatusServiceUnavailable, "socket handoff from the bridge lost: the proxy is at its open-file limit; close some connections or raise its RLIMIT_NOFILE")
+	case flags&unix.MSG_CTRUNC != 0:
+		err = fmt.Errorf("%w: more than %d descriptors", errHandoff, handoffRoom)
+	case perr != nil:
+		err = fmt.Errorf("%w: control message: %w", errHandoff, perr)
+	case len(fds) != 1 || len(data) != 1 || data[0] != handoffMarker:
+		err = fmt.Errorf("%w: %d descriptors and %d bytes; want one and the marker", errHandoff, len(fds), len(data))
 	}
-	msgs, err := unix.ParseSocketControlMessage(oob)
 	if err != nil {
-		return nil, err
+		closeAll(fds)
+		return -1, err
 	}
+	return fds[0], nil
+}
+
+// rights returns the descriptors of every SCM_RIGHTS message in oob. On a
+// malformed message it returns those parsed before it, with the error, so
+// the caller can close them.
+func rights(oob []byte) ([]int, error) {
 	var fds []int
-	for _, m := range msgs {
+	for len(oob) >= unix.CmsgLen(0) {
+		h, data, rest, err := unix.ParseOneSocketControlMessage(oob)
+		if err != nil {
+			return fds, err
+		}
+		m := unix.SocketControlMessage{Header: h, Data: data}
 		if f, err := unix.ParseUnixRights(&m); err == nil {
 			fds = append(fds, f...)
 		}
+		oob = rest
 	}
 	return fds, nil
 }

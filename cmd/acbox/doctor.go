@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -19,11 +20,12 @@ type DoctorCmd struct {
 // checkTimeout bounds each check: a hung one is reported, not waited for.
 const checkTimeout = 10 * time.Second
 
-// Run runs, for each backend that checks its host requirements one by
-// one, every check and then a real launch (its availability), each with a
-// timeout. None touches the real root.
+// Run checks the policy digest this binary reports, then runs, for each
+// backend that checks its host requirements one by one, every check and
+// then a real launch (its availability), each with a timeout. None touches
+// the real root.
 func (c *DoctorCmd) Run(s *Streams, bs []backend.Backend) error {
-	var out []backend.Check
+	out := []backend.Check{digestCheck(policy.CheckPolicyDigest())}
 	for _, b := range bs {
 		hc, ok := b.(backend.HostChecker)
 		if !ok {
@@ -50,6 +52,21 @@ func (c *DoctorCmd) Run(s *Streams, bs []backend.Backend) error {
 		return fmt.Errorf("%w: some checks failed (see the remedies above)", policy.ErrCannotSandbox)
 	}
 	return nil
+}
+
+// digestCheck reports policy.CheckPolicyDigest: whether the policy digest
+// this binary reports is the one its built-in policy computes.
+func digestCheck(err error) backend.Check {
+	c := backend.Check{Name: "policy digest", OK: err == nil, Detail: "the built-in policy computes the digest this binary reports: " + policy.PolicyDigest()}
+	var de *policy.DigestDriftError
+	switch {
+	case errors.As(err, &de):
+		c.Detail = fmt.Sprintf("this binary reports %s, but its built-in policy computes %s (the policy changed without its pin)", de.Reported, de.Computed)
+		c.Remedy = policy.DigestPinRemedy
+	case err != nil:
+		c.Detail, c.Remedy = err.Error(), policy.DigestPinRemedy
+	}
+	return c
 }
 
 // launchCheck is the backend's availability: a real sandbox, the only

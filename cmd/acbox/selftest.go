@@ -14,8 +14,9 @@ import (
 )
 
 // SelftestCmd runs the escape suite against this host: probes inside a
-// sandbox whose member is this binary, oracles outside, and the lifecycle
-// scenarios. It exits 1 when anything fails or errs. Under docker the
+// sandbox whose member is this binary, oracles outside, the lifecycle
+// scenarios, and the check that the policy digest this binary reports is
+// the one its policy computes. It exits 1 when anything fails or errs. Under docker the
 // member is the same binary, bound by the backend as the container's init;
 // docs/backends.md lists where the expectations differ, and why.
 type SelftestCmd struct {
@@ -46,7 +47,7 @@ func (c *SelftestCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
-	lines = append(lines, snap.Leftovers())
+	lines = append(lines, snap.Leftovers(), probe.PolicyPin())
 	return c.print(s, lines)
 }
 

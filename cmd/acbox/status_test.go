@@ -123,9 +123,11 @@ func TestStatusRemedyApart(t *testing.T) {
 	}
 }
 
-// TestDoctor: only backends with host checks are examined, their checks
-// then their launch; any failure is ErrCannotSandbox.
+// TestDoctor: the policy digest first, then only backends with host
+// checks are examined, their checks then their launch; any failure is
+// ErrCannotSandbox.
 func TestDoctor(t *testing.T) {
+	digestOK := "ok   policy digest      the built-in policy computes the digest this binary reports: " + policy.PolicyDigest() + "\n"
 	ok := backend.Check{Name: "landlock", OK: true, Detail: "ABI 7"}
 	bad := backend.Check{Name: "pty", Detail: "no ptmx", Remedy: "mount devpts\nthen retry"}
 	for _, tc := range []struct {
@@ -143,7 +145,7 @@ func TestDoctor(t *testing.T) {
 	} {
 		var out strings.Builder
 		err := (&DoctorCmd{}).Run(&Streams{Out: &out}, []backend.Backend{tc.b, downDocker})
-		if out.String() != tc.want {
+		if tc.want = digestOK + tc.want; out.String() != tc.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, out.String(), tc.want)
 		}
 		if (err != nil) != tc.wantErr || (err != nil && !errors.Is(err, policy.ErrCannotSandbox)) {
@@ -176,5 +178,18 @@ func TestVersionJSON(t *testing.T) {
 	text, _, _ := runMain(t, t.TempDir(), "version")
 	if !strings.HasPrefix(text, "acbox "+releaseVersion()+" (") {
 		t.Errorf("text form: %q", text)
+	}
+}
+
+// doctor's digest line fails, naming both digests and the remedy, when
+// the check does.
+func TestDigestCheck(t *testing.T) {
+	drift := &policy.DigestDriftError{Reported: "aaaa", Computed: "bbbb"}
+	c := digestCheck(drift)
+	if c.OK || !strings.Contains(c.Detail, "reports aaaa") || !strings.Contains(c.Detail, "computes bbbb") || c.Remedy != policy.DigestPinRemedy {
+		t.Errorf("a drifted digest: %+v; want a failed check naming both digests, with the pin's remedy", c)
+	}
+	if c := digestCheck(policy.CheckPolicyDigest()); !c.OK || !strings.Contains(c.Detail, policy.PolicyDigest()) {
+		t.Errorf("this tree: %+v", c)
 	}
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -53,5 +54,46 @@ func TestFingerprintCoversEveryPart(t *testing.T) {
 	}
 	if len(base.EgressRefused) < 20 || len(base.SeccompRules) == 0 {
 		t.Errorf("fingerprint is missing parts: %+v", base)
+	}
+}
+
+// The runtime check behind `acbox selftest` and `acbox doctor`: a reported
+// digest that is not the computed one fails and names the remedy.
+func TestDigestMatches(t *testing.T) {
+	const a, b = "47e99360a7ed3613968e55d1877bf4856ffd8ab1788bd8f192e378a9a596a8af", "0000000000000000000000000000000000000000000000000000000000000000"
+	for _, tc := range []struct {
+		name               string
+		computed, reported string
+		ok                 bool
+	}{
+		{"pinned and computed agree", a, a, true},
+		{"the policy moved, the pin did not", b, a, false},
+		{"the pin moved, the policy did not", a, b, false},
+		{"nothing pinned", a, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := digestMatches(tc.computed, tc.reported)
+			if tc.ok {
+				if err != nil {
+					t.Fatalf("digestMatches: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("digestMatches passed digests that differ")
+			}
+			var de *DigestDriftError
+			if !errors.As(err, &de) || de.Computed != tc.computed || de.Reported != tc.reported {
+				t.Errorf("digestMatches: %#v; want the digests it compared", err)
+			}
+			for _, want := range []string{"computes " + tc.computed + ";", "digest " + tc.reported + " ", "TestPolicyDigestIsPinned", "fingerprint.go", "rebuild"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q lacks %q", err, want)
+				}
+			}
+		})
+	}
+	if err := CheckPolicyDigest(); err != nil {
+		t.Errorf("this tree: %v", err)
 	}
 }

@@ -3,7 +3,8 @@
 // plan did not grant; the fixtures and oracles that a runner outside the
 // sandbox sets up and reads back; and the lifecycle scenarios that can only
 // be judged from outside (death with the parent, exit status, signals,
-// leftovers, swapped grants).
+// leftovers, swapped grants); and one line on the binary itself
+// ([PolicyPin]: the policy digest it reports is the one it computes).
 //
 // `acbox selftest` is the usual entry point. It creates a fixture, starts a
 // sandbox whose member is the acbox binary itself, mounted read-only at

@@ -31,10 +31,11 @@ const (
 	Environment = "environment"
 	Resources   = "resources"
 	Lifecycle   = "lifecycle"
+	Build       = "build" // the binary itself, judged outside any sandbox
 )
 
 // Categories lists every category a probe may have.
-var Categories = []string{Filesystem, Process, Kernel, Terminal, Network, Information, Environment, Resources, Lifecycle}
+var Categories = []string{Filesystem, Process, Kernel, Terminal, Network, Information, Environment, Resources, Lifecycle, Build}
 
 // Outcome is what one probe observed.
 type Outcome struct {

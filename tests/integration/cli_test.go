@@ -89,9 +89,10 @@ func TestStatus(t *testing.T) {
 
 // TestDoctor: `acbox doctor --json` is stable (these names, in this
 // order), passes on this host, and inside a sandbox (where namespaces are
-// refused) fails the namespace and launch checks with a remedy each.
+// refused) fails the namespace and launch checks with a remedy each; the
+// policy digest check holds there too.
 func TestDoctor(t *testing.T) {
-	names := []string{"user namespaces", "apparmor userns", "landlock", "seccomp", "proc", "pty", "cgroup delegation", "sandbox launch"}
+	names := []string{"policy digest", "user namespaces", "apparmor userns", "landlock", "seccomp", "proc", "pty", "cgroup delegation", "sandbox launch"}
 	type check struct {
 		Name   string `json:"name"`
 		OK     bool   `json:"ok"`
@@ -125,6 +126,9 @@ func TestDoctor(t *testing.T) {
 		w := f.dir("w")
 		in := runBox(t, m, "run", "-w", w, "--mount", acboxBin+":"+w+"/acbox", "--", w+"/acbox", "doctor", "--json")
 		cs := parse(t, in.stdout)
+		if !cs["policy digest"].OK {
+			t.Errorf("inside a sandbox the policy digest check failed:\n%s", in.stdout)
+		}
 		if cs["user namespaces"].OK || cs["sandbox launch"].OK {
 			t.Errorf("inside a sandbox the namespace and launch checks passed:\n%s", in.stdout)
 		}
