@@ -29,10 +29,18 @@ func TestLaunchTrace(t *testing.T) {
 	if _, err := exec.LookPath("perf"); err != nil {
 		t.Skip("perf is not installed")
 	}
+	traceAs(t, bin, "")
+	if u := unprivileged(); u != "" {
+		traceAs(t, bin, u) // the product: rootless
+	}
+}
+
+// traceAs prints the phase table of n launches as user ("": this process's).
+func traceAs(t *testing.T, bin, user string) {
 	const n = 25
 	got := map[string][]float64{}
 	for i := 0; i < n+2; i++ {
-		ph, err := traceLaunch(t, bin)
+		ph, err := traceLaunch(t, bin, user)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +51,11 @@ func TestLaunchTrace(t *testing.T) {
 			got[k] = append(got[k], v)
 		}
 	}
-	fmt.Printf("launch phases from kernel tracepoints (median of %d, ms); %s\n", n, machine())
+	who := "root"
+	if user != "" {
+		who = user
+	}
+	fmt.Printf("launch phases as %s from kernel tracepoints (median of %d, ms); %s\n", who, n, machine())
 	var total float64
 	for _, p := range tracePhases {
 		v := got[p.name]
@@ -72,14 +84,19 @@ var tracePhases = []struct{ name, from, to, what string }{
 var traceEvents = []string{"sched:sched_process_exec", "sched:sched_process_exit",
 	"syscalls:sys_enter_pivot_root", "syscalls:sys_enter_landlock_restrict_self"}
 
-// traceLaunch runs one launch under perf and returns its phases in ms.
-func traceLaunch(t *testing.T, bin string) (map[string]float64, error) {
+// traceLaunch runs one launch under perf, as user when not "" (setpriv
+// execs acbox in the same process), and returns its phases in ms.
+func traceLaunch(t *testing.T, bin, user string) (map[string]float64, error) {
 	data := filepath.Join(t.TempDir(), "perf.data")
 	args := []string{"record", "-q", "-a", "-o", data}
 	for _, e := range traceEvents {
 		args = append(args, "-e", e)
 	}
-	rec := exec.Command("perf", append(args, "--", bin, "run", "--", "true")...)
+	args = append(args, "--")
+	if user != "" {
+		args = append(args, asUser(user)...)
+	}
+	rec := exec.Command("perf", append(args, bin, "run", "--", "true")...)
 	rec.Dir = os.TempDir()
 	if out, err := rec.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("perf record: %w: %s", err, out)
@@ -124,9 +141,9 @@ func traceMarks(out []byte) (map[string]time.Duration, error) {
 			}
 		}
 		switch ev := f[3]; {
-		case ev == "sched:sched_process_exec:" && parent == "":
-			parent = pid
-			set("parent exec")
+		case ev == "sched:sched_process_exec:" && pid1 == "" && (parent == "" || pid == parent):
+			parent = pid // the last exec before pid 1's: acbox's, not setpriv's
+			m["parent exec"] = at
 		case ev == "sched:sched_process_exec:" && strings.Contains(line, "filename=/proc/self/exe"):
 			pid1 = pid
 			set("pid1 exec")
