@@ -23,5 +23,11 @@ func TestReadConfigRefusesUnknownFields(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("%s: err %v, want ok=%v", tc.line, err, tc.ok)
 		}
+		if err != nil && strings.Contains(err.Error(), "%!") {
+			t.Errorf("%s: a malformed message: %s", tc.line, err)
+		}
+		if err != nil && strings.Contains(tc.line, "cgroup_leafs") && !strings.Contains(err.Error(), "same build") {
+			t.Errorf("%s: %s; want the remedy (the same build)", tc.line, err)
+		}
 	}
 }

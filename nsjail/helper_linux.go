@@ -94,9 +94,14 @@ func readConfig(r *bufio.Reader) (*helperConfig, error) {
 	if err == nil {
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.DisallowUnknownFields()
-		err = d.Decode(&cfg)
+		if err = d.Decode(&cfg); err != nil {
+			err = fmt.Errorf("%w (the launching acbox and the binary it runs as pid 1 must be the same build)", err)
+		}
 	}
-	if err != nil || cfg.Plan == nil || len(cfg.Plan.Command) == 0 {
+	if err == nil && (cfg.Plan == nil || len(cfg.Plan.Command) == 0) {
+		err = errors.New("no command")
+	}
+	if err != nil {
 		return nil, &stepError{step: "read config", err: fmt.Errorf("bad helper config: %w", err)}
 	}
 	return &cfg, nil
