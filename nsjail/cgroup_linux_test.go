@@ -99,8 +99,9 @@ func TestNoCgroupExplains(t *testing.T) {
 }
 
 // TestHostCgroup creates a real sandbox cgroup on this host (root, or a
-// delegated v2 subtree), places a process in it, checks the limits and
-// removes it.
+// delegated v2 subtree), checks the limits and removes it; on cgroup v2 a
+// process is cloned into it and place checks it is there. On v1 place is
+// a no-op (pid 1 enters itself: TestEnterCgroups).
 func TestHostCgroup(t *testing.T) {
 	id := fmt.Sprint("test", os.Getpid())
 	cg := newCgroup(id, policy.Limits{Memory: 64 << 20, Pids: 17})
