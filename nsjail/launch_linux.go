@@ -248,8 +248,9 @@ func (l *launch) release(w *os.File) error {
 }
 
 // failed ends a launch whose configuration or release failed. The helper
-// may have died first (a setup step failed: the write then fails with
-// EPIPE, or placing it in its cgroup with ESRCH); its own error on the
+// may have died first (a setup step failed, entering its v1 cgroup
+// included: the write then fails with EPIPE, or the v2 placement check
+// finds no /proc entry); its own error on the
 // status pipe names the step and the remedy, and wins over ours.
 func (l *launch) failed(err error, status *os.File) error {
 	l.kill()
