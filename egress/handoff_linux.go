@@ -69,7 +69,7 @@ func handedFD(data, oob []byte, flags int) (int, error) {
 		// install a descriptor here (EMFILE, ENFILE) and dropped it. The
 		// member's socket is gone with it; the refusal goes to the event
 		// log, and the bridge sees the Unix connection close.
-		err = fail(http.StatusServiceUnavailable, "socket handoff from the bridge lost: the proxy is at its open-file limit; close some connections or raise its RLIMIT_NOFILE")
+		err = fail(http.StatusServiceUnavailable, "socket handoff from the bridge lost: the proxy could not receive the member's socket (its open-file limit, the host's, or a security module refused it); close some connections or raise acbox's RLIMIT_NOFILE")
 	case flags&unix.MSG_CTRUNC != 0:
 		err = fmt.Errorf("%w: more than %d descriptors", errHandoff, handoffRoom)
 	case perr != nil:

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"strings"
 	"testing"
+
+	"github.com/acbox/acbox/coordinator/backend"
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestReadConfigRefusesUnknownFields: pid 1 refuses a config field it does
@@ -28,6 +31,19 @@ func TestReadConfigRefusesUnknownFields(t *testing.T) {
 		}
 		if err != nil && strings.Contains(tc.line, "cgroup_leafs") && !strings.Contains(err.Error(), "same build") {
 			t.Errorf("%s: %s; want the remedy (the same build)", tc.line, err)
+		}
+	}
+}
+
+// TestReadyNeedsEveryLeafEntered: a ready message that entered fewer v1
+// leaves than the parent passed (a pid 1 of an older build ignores them)
+// fails the launch instead of reporting limits that do not hold.
+func TestReadyNeedsEveryLeafEntered(t *testing.T) {
+	for _, entered := range []int{0, 1, 3} {
+		l := &launch{leafFDs: []int{5, 6}, opt: Options{Exe: "/old/acbox"}}
+		err := l.handle(helperMsg{Kind: "ready", Entered: entered}, &backend.Outcome{})
+		if err == nil || policy.ExitCode(err) != policy.ExitCannotSandbox || !strings.Contains(err.Error(), "not the build of this acbox") {
+			t.Errorf("entered %d of 2: %v", entered, err)
 		}
 	}
 }

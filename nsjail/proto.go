@@ -69,6 +69,11 @@ type helperMsg struct {
 	// Exec is set when the member's command could not be executed (not
 	// found, not executable): the parent exits 127 or 126 with its words.
 	Exec *policy.ExecError `json:"exec,omitempty"`
+	// Entered (ready) counts the v1 cgroup leaves pid 1 entered; the parent
+	// requires every leaf it passed, so a pid 1 of an older build (which
+	// ignored the leaves) cannot leave the sandbox outside its cgroup while
+	// the report says the limits hold.
+	Entered int `json:"entered,omitempty"`
 }
 
 func (c *helperConfig) identOf(path string) (ident, bool) {

@@ -24,16 +24,24 @@ type roomCheck struct {
 	want     uint64
 	what     string // the limit, for the message
 	raise    string // how the caller raises the hard limit
-	format   func(uint64) string
+	format   func(uint64) string // a limit, and the most to ask for
+	asked    func(uint64) string // the request
 }
 
 func roomChecks(l policy.Limits) []roomCheck {
 	count := func(n uint64) string { return strconv.FormatUint(n, 10) }
-	// Whole MiB, rounded down: the figure offered must be one that passes.
+	// Whole MiB, rounded down: the figure offered must be one that passes;
+	// a request shown so only when that is exact, else in bytes.
 	size := func(n uint64) string { return strconv.FormatUint(n>>20, 10) + "MiB" }
+	asked := func(n uint64) string {
+		if n%(1<<20) == 0 {
+			return size(n)
+		}
+		return strconv.FormatUint(n, 10) + " bytes"
+	}
 	return []roomCheck{
-		{"--pids", unix.RLIMIT_NPROC, uint64(l.Pids), "processes (RLIMIT_NPROC)", "ulimit -Hu", count},
-		{"--memory", unix.RLIMIT_DATA, uint64(l.Memory), "data size (RLIMIT_DATA)", "ulimit -Hd", size},
+		{"--pids", unix.RLIMIT_NPROC, uint64(l.Pids), "processes (RLIMIT_NPROC)", "nproc", count, count},
+		{"--memory", unix.RLIMIT_DATA, uint64(l.Memory), "data size (RLIMIT_DATA)", "data", size, asked},
 	}
 }
 
@@ -47,9 +55,9 @@ func checkRoom(l policy.Limits, getrlimit func(int, *unix.Rlimit) error) error {
 			return fmt.Errorf("%w: reading the hard limit on %s: %w", policy.ErrCannotSandbox, c.what, err)
 		}
 		if r.Max != unix.RLIM_INFINITY && c.want > r.Max {
-			return policy.Refuse(c.flag+" "+c.format(c.want),
-				fmt.Sprintf("above this user's hard limit on %s, %s, which the sandbox cannot raise", c.what, c.format(r.Max)),
-				fmt.Sprintf("ask for at most %s %s, or raise the hard limit (%s, limits.conf) for the user that runs acbox", c.flag, c.format(r.Max), c.raise))
+			return policy.Refuse(c.flag+" "+c.asked(c.want),
+				fmt.Sprintf("above acbox's hard limit on %s, %s, which nothing in the sandbox can raise", c.what, c.format(r.Max)),
+				fmt.Sprintf("ask for at most %s %s, or have root raise the hard %q limit for the user that runs acbox (limits.conf, then log in again)", c.flag, c.format(r.Max), c.raise))
 		}
 	}
 	return nil

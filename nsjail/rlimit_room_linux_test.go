@@ -31,9 +31,10 @@ func TestCheckRoom(t *testing.T) {
 	}{
 		{"both unlimited", policy.Limits{Pids: 1 << 30, Memory: 1 << 50}, inf, inf, ""},
 		{"at the limit", policy.Limits{Pids: 4096, Memory: 1 << 30}, 4096, 1 << 30, ""},
-		{"pids over", policy.Limits{Pids: 4097, Memory: 1 << 30}, 4096, inf, "--pids 4097: above this user's hard limit on processes (RLIMIT_NPROC), 4096"},
+		{"pids over", policy.Limits{Pids: 4097, Memory: 1 << 30}, 4096, inf, "--pids 4097: above acbox's hard limit on processes (RLIMIT_NPROC), 4096"},
 		{"pids remedy", policy.Limits{Pids: 100000000, Memory: 1 << 30}, 96000, inf, "ask for at most --pids 96000"},
-		{"memory over", policy.Limits{Pids: 10, Memory: 2 << 30}, inf, 1 << 30, "--memory 2048MiB: above this user's hard limit on data size (RLIMIT_DATA), 1024MiB"},
+		{"memory over", policy.Limits{Pids: 10, Memory: 2 << 30}, inf, 1 << 30, "--memory 2048MiB: above acbox's hard limit on data size (RLIMIT_DATA), 1024MiB"},
+		{"memory over by a byte", policy.Limits{Pids: 10, Memory: 1<<30 + 1}, inf, 1 << 30, "--memory 1073741825 bytes: above"},
 		{"memory offered rounds down", policy.Limits{Pids: 10, Memory: 3 << 30}, inf, 3071999 << 10, "ask for at most --memory 2999MiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -45,7 +45,7 @@ func (s *sandbox) run() (int, error) {
 		return 0, &stepError{step: "drop pid 1 capabilities", err: err}
 	}
 	s.rep.PhasesMS["drop_pid1_caps"] = ms(time.Since(t))
-	s.status.Write(encodeMsg(helperMsg{Kind: "ready", Report: s.rep, Pid: pid}))
+	s.status.Write(encodeMsg(helperMsg{Kind: "ready", Report: s.rep, Pid: pid, Entered: len(s.cfg.CgroupLeaves)}))
 	go forward(sigs, pid)
 	return s.reap(), nil
 }

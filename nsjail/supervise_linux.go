@@ -64,6 +64,9 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Ou
 func (l *launch) handle(m helperMsg, res *backend.Outcome) error {
 	switch m.Kind {
 	case "ready":
+		if m.Entered != len(l.leafFDs) {
+			return fmt.Errorf("%w: pid 1 entered %d of the sandbox's %d cgroup leaves: the binary run as pid 1 (%s) is not the build of this acbox; run acbox's own binary", policy.ErrCannotSandbox, m.Entered, len(l.leafFDs), l.opt.Exe)
+		}
 		res.Report = m.Report
 		l.cg.report(m.Report) // cgroup hook: the limits in force (limits_linux.go)
 		if err := l.startRelay(); err != nil {

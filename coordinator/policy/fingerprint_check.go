@@ -15,8 +15,9 @@ func CheckPolicyDigest() error {
 }
 
 // DigestPinRemedy is what to do when CheckPolicyDigest fails.
-const DigestPinRemedy = "run `go test ./coordinator/policy -run TestPolicyDigestIsPinned`, review the policy it prints, " +
-	"set builtPolicyDigest in coordinator/policy/fingerprint.go to the digest it names, and rebuild"
+const DigestPinRemedy = "do not rely on this binary's reports: it was built from a tree whose pinned digest is stale; " +
+	"rebuild from a released tree, or report it; to fix the tree, run `go test ./coordinator/policy -run TestPolicyDigestIsPinned`, " +
+	"review the policy it prints, set builtPolicyDigest in coordinator/policy/fingerprint.go to the digest it names, and rebuild"
 
 // DigestDriftError is a build that reports one policy digest and enforces
 // the policy of another: the built-in policy changed without its pin.
