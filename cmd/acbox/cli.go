@@ -88,6 +88,9 @@ func parseAndRun(cli any, args []string, in *os.File, out, errw io.Writer) int {
 	if code >= 0 {
 		return code
 	}
+	if err == nil {
+		err = onlyOnce(ctx)
+	}
 	if err != nil {
 		fmt.Fprintln(errw, "acbox:", err)
 		streams.refused(args, policy.ExitUsage, err.Error(), err)

@@ -20,6 +20,17 @@ func parseRunFast(args []string) (*RunCmd, bool) {
 	c := &RunCmd{StatusFd: -1}
 	c.Backend = "native"
 	var seen []string // single-valued flags given once already
+	// once records name; false when it was given already (kong then
+	// refuses the list, onlyOnce).
+	once := func(name string) bool {
+		for _, s := range seen {
+			if s == name {
+				return false
+			}
+		}
+		seen = append(seen, name)
+		return true
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--" || !strings.HasPrefix(a, "-") {
@@ -36,6 +47,9 @@ func parseRunFast(args []string) (*RunCmd, bool) {
 			return nil, false // other short flags, clusters, -h, -r=X (kong reads "=X")
 		}
 		name = name[2:]
+		if (name == "tty" || name == "no-tty") && !once("tty") {
+			return nil, false
+		}
 		if c.fastBool(name) {
 			if hasVal {
 				return nil, false
@@ -43,7 +57,7 @@ func parseRunFast(args []string) (*RunCmd, bool) {
 			continue
 		}
 		if name == "wait" {
-			if !c.fastWait(val, hasVal) {
+			if !once(name) || !c.fastWait(val, hasVal) {
 				return nil, false
 			}
 			continue
@@ -61,13 +75,7 @@ func parseRunFast(args []string) (*RunCmd, bool) {
 		if c.fastList(name, val) {
 			continue
 		}
-		for _, s := range seen {
-			if s == name {
-				return nil, false
-			}
-		}
-		seen = append(seen, name)
-		if !c.fastSingle(name, val) {
+		if !once(name) || !c.fastSingle(name, val) {
 			return nil, false
 		}
 	}

@@ -8,11 +8,14 @@ import (
 	"testing"
 )
 
-// kongRun parses args as Main's kong path does and returns the RunCmd, or
-// kong's error.
+// kongRun parses args as Main's kong path does (kong, then onlyOnce) and
+// returns the RunCmd, or the error.
 func kongRun(t *testing.T, args []string) (*RunCmd, error) {
 	var c runOnly
-	_, err := newParser(t, &c).Parse(args)
+	ctx, err := newParser(t, &c).Parse(args)
+	if err == nil {
+		err = onlyOnce(ctx)
+	}
 	return &c.Run, err
 }
 
