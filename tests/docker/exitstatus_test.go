@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,7 +89,11 @@ func (e *env) runStatus(t *testing.T, stdin string, args ...string) (int, string
 		t.Fatal(err)
 	}
 	defer r.Close()
-	a := append([]string{"run", "--status-fd", "3", "--backend", "docker", "--image", image}, args...)
+	a := []string{"run", "--status-fd", "3", "--backend", "docker"}
+	if !slices.Contains(args, "--image") { // given twice, a flag is refused
+		a = append(a, "--image", image)
+	}
+	a = append(a, args...)
 	cmd := exec.CommandContext(ctx, e.bin, a...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var errb bytes.Buffer
