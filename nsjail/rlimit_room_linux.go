@@ -22,8 +22,8 @@ type roomCheck struct {
 	flag     string // the option that asks for it
 	resource int
 	want     uint64
-	what     string // the limit, for the message
-	raise    string // how the caller raises the hard limit
+	what     string              // the limit, for the message
+	raise    string              // its item in limits.conf
 	format   func(uint64) string // a limit, and the most to ask for
 	asked    func(uint64) string // the request
 }
