@@ -191,12 +191,10 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 		Stdin: l.opt.Stdin, Stdout: l.opt.Stdout, Stderr: l.opt.Stderr,
 		ExtraFiles: extra,
 		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags:                 flags,
-			UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-			GidMappings:                gidMappings(gid),
-			GidMappingsEnableSetgroups: false,
-			AmbientCaps:                helperCaps,
-			Pdeathsig:                  syscall.SIGKILL,
+			// vfork: the id maps are written after the exec (idmap_linux.go).
+			Cloneflags:  flags | unix.CLONE_VFORK | unix.CLONE_VM,
+			AmbientCaps: helperCaps,
+			Pdeathsig:   syscall.SIGKILL,
 		},
 	}
 	l.cg.cloneInto(l.cmd.SysProcAttr) // cgroup hook: v2 clones the helper into its cgroup
@@ -214,6 +212,10 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	}()
 	if err := <-started; err != nil {
 		return explainStart(err)
+	}
+	if err := writeIDMaps(l.cmd.Process.Pid, uid, gid); err != nil {
+		l.kill()
+		return err
 	}
 	return nil
 }

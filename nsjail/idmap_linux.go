@@ -1,0 +1,47 @@
+package nsjail
+
+import (
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// The helper is cloned with CLONE_VFORK|CLONE_VM: it borrows the parent's
+// address space until its exec, so the parent's page tables are neither
+// copied nor write-protected (after a plain fork, every page the parent
+// writes later faults once). Go's os/exec will not vfork a child in a new
+// user namespace, because its child waits, before the exec, for the parent
+// to write the id maps. So the helper is exec'd with no maps yet, holding
+// its setup capabilities as ambient ones (which do not depend on its ids),
+// and the parent writes the maps right after the exec, before it sends the
+// configuration; the helper does nothing before it has read that.
+
+// writeIDMaps gives the helper (a child not yet waited for, so its pid
+// cannot be reused) its id maps: the caller's uid and gid mapped to
+// themselves, setgroups denied, and for root one more group
+// (gidMappings). A map the kernel refuses ends the launch.
+func writeIDMaps(pid, uid, gid int) error {
+	dir := "/proc/" + strconv.Itoa(pid) + "/"
+	files := [...]struct{ name, value string }{
+		{"setgroups", "deny"},
+		{"gid_map", formatIDMap(gidMappings(gid))},
+		{"uid_map", formatIDMap([]syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}})},
+	}
+	for _, f := range files {
+		if err := writeFile(dir+f.name, f.value); err != nil {
+			return &startError{why: "the kernel refused the sandbox's id maps",
+				remedy: "run `acbox doctor` for the failing check, or use --backend docker", err: err}
+		}
+	}
+	return nil
+}
+
+// formatIDMap renders maps the way /proc/PID/uid_map takes them: one line
+// each, written in one write(2).
+func formatIDMap(maps []syscall.SysProcIDMap) string {
+	var b strings.Builder
+	for _, m := range maps {
+		b.WriteString(strconv.Itoa(m.ContainerID) + " " + strconv.Itoa(m.HostID) + " " + strconv.Itoa(m.Size) + "\n")
+	}
+	return b.String()
+}
