@@ -9,3 +9,7 @@ func (o *Options) SetAfterOpen(f func()) { o.afterOpen = f }
 // SetAfterRelease installs the test hook that runs after the member's start
 // is released and before the parent supervises it.
 func (o *Options) SetAfterRelease(f func()) { o.afterRelease = f }
+
+// SetBeforeMaps installs the test hook that runs after pid 1's exec and
+// before the parent writes its id maps, with pid 1's host pid.
+func (o *Options) SetBeforeMaps(f func(pid int)) { o.beforeMaps = f }

@@ -35,8 +35,9 @@ type Options struct {
 	// mode. The helper gets an O_PATH descriptor of it, never the path.
 	ProxySocket string
 
-	afterOpen    func() // test hook: after the grants are opened, before the helper starts
-	afterRelease func() // test hook: after the member's start is released, before supervise
+	afterOpen    func()        // test hook: after the grants are opened, before the helper starts
+	beforeMaps   func(pid int) // test hook: after pid 1's exec, before its id maps are written
+	afterRelease func()        // test hook: after the member's start is released, before supervise
 }
 
 // Capabilities the helper needs in its user namespace for setup; it drops
@@ -212,6 +213,9 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	}()
 	if err := <-started; err != nil {
 		return explainStart(err)
+	}
+	if l.opt.beforeMaps != nil {
+		l.opt.beforeMaps(l.cmd.Process.Pid)
 	}
 	if err := writeIDMaps(l.cmd.Process.Pid, uid, gid); err != nil {
 		l.kill()
