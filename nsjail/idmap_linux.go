@@ -14,10 +14,21 @@ import (
 // to write the id maps. So the helper is exec'd with no maps yet, holding
 // its setup capabilities as ambient ones (which do not depend on its ids),
 // and the parent writes the maps right after the exec, before it sends the
-// configuration; the helper does nothing before it has read that.
+// configuration; the helper does nothing before it has read that. The maps
+// are written before the helper is waited for: once reaped, its pid could
+// be taken by another process, and a parent running as root may map uid 0
+// into any user namespace.
+
+// mapIDs writes the helper's id maps; the caller has not waited for it.
+func (l *launch) mapIDs(uid, gid int) error {
+	if l.opt.beforeMaps != nil {
+		l.opt.beforeMaps(l.cmd.Process.Pid)
+	}
+	return writeIDMaps(l.cmd.Process.Pid, uid, gid)
+}
 
 // writeIDMaps gives the helper (a child not yet waited for, so its pid
-// cannot be reused) its id maps: the caller's uid and gid mapped to
+// cannot have been reused) its id maps: the caller's uid and gid mapped to
 // themselves, setgroups denied, and for root one more group
 // (gidMappings). A map the kernel refuses ends the launch.
 func writeIDMaps(pid, uid, gid int) error {

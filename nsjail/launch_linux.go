@@ -205,23 +205,21 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		if err := l.cmd.Start(); err != nil {
+			started <- explainStart(err)
+			return
+		}
+		// Before Wait: until it is reaped, a pid 1 that died still holds
+		// its pid, so the maps cannot reach another process's namespace.
+		if err := l.mapIDs(uid, gid); err != nil {
+			l.cmd.Process.Kill()
+			l.cmd.Wait()
 			started <- err
 			return
 		}
 		started <- nil
 		l.waited <- l.cmd.Wait()
 	}()
-	if err := <-started; err != nil {
-		return explainStart(err)
-	}
-	if l.opt.beforeMaps != nil {
-		l.opt.beforeMaps(l.cmd.Process.Pid)
-	}
-	if err := writeIDMaps(l.cmd.Process.Pid, uid, gid); err != nil {
-		l.kill()
-		return err
-	}
-	return nil
+	return <-started
 }
 
 // sendConfig writes the helper's configuration as one JSON line; the pipe
