@@ -1,9 +1,14 @@
 package nsjail
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // The helper is cloned with CLONE_VFORK|CLONE_VM: it borrows the parent's
@@ -18,6 +23,30 @@ import (
 // are written before the helper is waited for: once reaped, its pid could
 // be taken by another process, and a parent running as root may map uid 0
 // into any user namespace.
+
+// ambientCaps are the helper's capabilities at its exec. Its ids are not
+// mapped then, so the kernel does not treat uid 0 as root in the new
+// namespace: root's helper would hold helperCaps only, where it used to
+// hold every capability (uid 0 was mapped at its exec), and its setup
+// needs more than those four: CAP_DAC_READ_SEARCH opens a grant beneath a
+// root-owned directory without search permission. Root's helper gets every
+// capability the kernel knows, as ambient ones; a user's helper gets
+// helperCaps, as before (a user's uid was never root in the namespace).
+// Both drop them all before the member's first instruction.
+func ambientCaps(uid int) []uintptr {
+	if uid != 0 {
+		return helperCaps
+	}
+	var all []uintptr
+	for c := uintptr(0); c < 64; c++ {
+		err := sys.Prctl("PR_CAPBSET_READ", unix.PR_CAPBSET_READ, c, 0, 0, 0)
+		if errors.Is(err, unix.EINVAL) {
+			break // past the kernel's last capability
+		}
+		all = append(all, c)
+	}
+	return all
+}
 
 // mapIDs writes the helper's id maps; the caller has not waited for it.
 func (l *launch) mapIDs(uid, gid int) error {

@@ -40,8 +40,9 @@ type Options struct {
 	afterRelease func()        // test hook: after the member's start is released, before supervise
 }
 
-// Capabilities the helper needs in its user namespace for setup; it drops
-// them all before the member's first instruction.
+// Capabilities a user's helper needs in its user namespace for setup (root's
+// gets them all: ambientCaps); it drops them all before the member's first
+// instruction.
 var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP, unix.CAP_SYS_RESOURCE}
 
 // Launch runs the plan's command in a new sandbox and waits for it. It
@@ -194,7 +195,7 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 		SysProcAttr: &syscall.SysProcAttr{
 			// vfork: the id maps are written after the exec (idmap_linux.go).
 			Cloneflags:  flags | unix.CLONE_VFORK | unix.CLONE_VM,
-			AmbientCaps: helperCaps,
+			AmbientCaps: ambientCaps(uid),
 			Pdeathsig:   syscall.SIGKILL,
 		},
 	}
