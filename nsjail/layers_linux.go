@@ -18,7 +18,19 @@ func applyLayers(cfg *helperConfig, rep *policy.Report) error {
 	if err := setNoNewPrivs(); err != nil {
 		return &stepError{step: "no_new_privs", err: err}
 	}
+	// pid 1 gives up its capabilities on every thread here, before the
+	// member exists: the broadcast is a real-time signal to each thread,
+	// which the kernel refuses (EAGAIN) once the user's pending signals
+	// in the sandbox are used up, and the Go runtime then waits for that
+	// thread forever. A member that queued signals to itself as soon as
+	// it started could otherwise leave pid 1 spinning, never ready, never
+	// reaping (seen under load with TestSigpendingHeadroom).
 	t := time.Now()
+	if err := dropAllThreadsCaps(); err != nil {
+		return &stepError{step: "drop pid 1 capabilities", err: err}
+	}
+	rep.PhasesMS["drop_pid1_caps"] = ms(time.Since(t))
+	t = time.Now()
 	if err := applyLandlock(cfg, rep); err != nil {
 		return err
 	}

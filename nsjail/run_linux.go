@@ -3,7 +3,6 @@ package nsjail
 import (
 	"os"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -16,8 +15,9 @@ import (
 // forwarded are the signals pid 1 passes on to the member.
 var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH}
 
-// run starts the member, reports ready, gives up pid 1's own capabilities
-// and then reaps and forwards signals until the member exits.
+// run starts the member (whose thread has had every thread of pid 1 give
+// up its capabilities first, applyLayers), reports ready, and then reaps
+// and forwards signals until the member exits.
 func (s *sandbox) run() (int, error) {
 	// Not dumpable: the member (same uid) cannot read /proc/1/environ, fd,
 	// mem or ptrace pid 1. execve resets this for the member itself.
@@ -39,16 +39,17 @@ func (s *sandbox) run() (int, error) {
 		return 0, err
 	}
 	s.member = pid
-	t := time.Now()
-	if err := dropAllThreadsCaps(); err != nil {
-		sys.Kill(pid, unix.SIGKILL)
-		return 0, &stepError{step: "drop pid 1 capabilities", err: err}
+	if afterMemberStart != nil {
+		afterMemberStart(s.cfg)
 	}
-	s.rep.PhasesMS["drop_pid1_caps"] = ms(time.Since(t))
 	s.status.Write(encodeMsg(helperMsg{Kind: "ready", Report: s.rep, Pid: pid, Entered: len(s.cfg.CgroupLeaves)}))
 	go forward(sigs, pid)
 	return s.reap(), nil
 }
+
+// afterMemberStart is a test hook (set only in the test binary's pid 1):
+// it runs once the member exists, before the ready message.
+var afterMemberStart func(*helperConfig)
 
 // forward passes the signals pid 1 receives on to the member.
 func forward(sigs <-chan os.Signal, pid int) {
@@ -98,7 +99,8 @@ var (
 )
 
 // dropAllThreadsCaps clears pid 1's ambient and capability sets on every
-// thread (psx runs the syscall on all threads under cgo), once setup is done.
+// thread (psx runs the syscall on all threads under cgo), once setup is
+// done and before the member exists (applyLayers).
 // Raw on purpose: coordinator/sys calls on the calling thread only, and
 // psx must be the one to broadcast the call.
 func dropAllThreadsCaps() error {

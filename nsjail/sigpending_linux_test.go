@@ -1,0 +1,91 @@
+package nsjail
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acbox/acbox/coordinator/policy"
+)
+
+// floodMarker, as the member's last argument, makes this test binary's
+// pid 1 wait after the member's start (afterMemberStart), so the member
+// has used up its pending signals before pid 1 goes on.
+const floodMarker = "acbox-test-flood-first"
+
+func init() {
+	afterMemberStart = func(cfg *helperConfig) {
+		if slices.Contains(cfg.Plan.Command, floodMarker) {
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+}
+
+// floodSigpending queues blocked real-time signals to itself until the
+// kernel refuses one, then exits.
+const floodSigpending = `
+import ctypes, os, signal
+libc = ctypes.CDLL(None, use_errno=True)
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGRTMIN])
+n = 0
+while n < 10000000 and libc.sigqueue(os.getpid(), signal.SIGRTMIN, ctypes.c_void_p(0)) == 0:
+    n += 1
+print("held %d errno %d" % (n, ctypes.get_errno()), flush=True)
+`
+
+// TestMemberSigpendingFloodFirst: a member that uses up the pending
+// signals it may queue before pid 1 has finished starting it must not
+// wedge pid 1. pid 1's capability drop is a broadcast of a real-time
+// signal to each of its threads (same user, same namespace as the member),
+// which the kernel refuses once those are used up, and the Go runtime
+// then spins forever. Done after the member's start, as it once was, this
+// launch never reports ready and never reaps the member.
+func TestMemberSigpendingFloodFirst(t *testing.T) {
+	const py = "/usr/bin/python3" // a system directory the sandbox sees
+	if _, err := os.Stat(py); err != nil {
+		t.Fatal("python3 is needed (the integration tests need it too): " + err.Error())
+	}
+	h, err := policy.HostFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Cwd = "/"
+	plan, err := policy.Resolve(policy.Spec{Command: []string{py, "-c", floodSigpending, floodMarker}}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	type result struct {
+		code int
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := Launch(plan, Options{Stdout: w})
+		w.Close()
+		if err != nil {
+			done <- result{-1, err}
+			return
+		}
+		done <- result{out.Code, nil}
+	}()
+	select {
+	case res := <-done:
+		b := make([]byte, 256)
+		n, _ := r.Read(b)
+		if res.err != nil {
+			t.Fatal("launch: " + res.err.Error())
+		}
+		if res.code != 0 || !strings.HasPrefix(string(b[:n]), "held ") {
+			t.Fatalf("launch: code %d, member said %q", res.code, b[:n])
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("pid 1 did not finish within 30 s of a member that used up its pending signals first (wedged in its capability broadcast)")
+	}
+}
