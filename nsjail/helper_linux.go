@@ -72,6 +72,9 @@ func helperRun(status *os.File) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if cfg.MemberSlack != 0 {
+		memberSlack = uintptr(cfg.MemberSlack) // lent by the parent (lendSlack)
+	}
 	if err := enterCgroups(cfg.CgroupLeaves, cfg.CgroupID); err != nil {
 		return 0, err
 	}

@@ -116,6 +116,7 @@ type launch struct {
 	relay               *ttyRelay
 	cg                  *cgroup // the sandbox's cgroup, or none (cgroup_linux.go)
 	leafFDs             []int   // the helper's descriptors of the v1 leaves
+	memberSlack         uint64  // the spawning thread's timer slack before lendSlack
 }
 
 func (l *launch) run() (*backend.Outcome, error) {
@@ -205,6 +206,7 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
+		l.memberSlack = lendSlack()
 		if err := l.cmd.Start(); err != nil {
 			started <- explainStart(err)
 			return
@@ -229,7 +231,7 @@ func (l *launch) sendConfig(w *os.File) error {
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
 		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
 		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != "", CgroupLeaves: l.leafFDs,
-		UserCounters: planCounterCaps(l.plan)}
+		UserCounters: planCounterCaps(l.plan), MemberSlack: l.memberSlack}
 	if len(l.leafFDs) > 0 {
 		cfg.CgroupID = l.cg.id
 	}

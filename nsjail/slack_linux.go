@@ -17,7 +17,14 @@ import (
 // 250 us buys the same CPU as 2 ms (about 0.6 ms per launch) without 2 ms's
 // cost in wall time (+0.4 ms: the scheduler's own 3 us sleeps stretched);
 // the parent gains nothing from it (its all-thread broadcast costs more).
-// The member gets the slack pid 1 started with (restoreSlack).
+// The parent's spawning thread lends pid 1 the slack (lendSlack): a child
+// thread's slack, current and default, is its creator's, so pid 1's
+// monitor thread has it from its first sleep and needs no all-thread
+// broadcast, which is a real-time signal per thread that the kernel may
+// refuse when the user's pending signals are used up (the Go runtime then
+// waits forever). raiseSlack broadcasts only for a pid 1 that was not lent
+// one (another build as Options.Exe, a caller with no slack to lend). The
+// member gets back the slack the launching thread had (restoreSlack).
 
 // pid1Slack is pid 1's own timer slack, in ns.
 const pid1Slack = 250_000
@@ -52,4 +59,18 @@ func restoreSlack() error {
 		return nil
 	}
 	return sys.Prctl("PR_SET_TIMERSLACK", unix.PR_SET_TIMERSLACK, memberSlack, 0, 0, 0)
+}
+
+// lendSlack gives the calling thread, locked and about to clone pid 1,
+// pid1Slack, and returns the slack it had (0: it kept its own). The thread
+// only waits for pid 1 from then on.
+func lendSlack() uint64 {
+	cur, _, e := unix.RawSyscall(unix.SYS_PRCTL, unix.PR_GET_TIMERSLACK, 0, 0)
+	if e != 0 || cur == 0 || cur >= pid1Slack {
+		return 0
+	}
+	if _, _, e := unix.RawSyscall(unix.SYS_PRCTL, unix.PR_SET_TIMERSLACK, pid1Slack, 0); e != 0 {
+		return 0
+	}
+	return uint64(cur)
 }
