@@ -1,6 +1,8 @@
 package nsjail
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -15,10 +17,16 @@ import (
 // has used up its pending signals before pid 1 goes on.
 const floodMarker = "acbox-test-flood-first"
 
+// stallMarker makes it stall for a minute instead.
+const stallMarker = "acbox-test-stall"
+
 func init() {
 	afterMemberStart = func(cfg *helperConfig) {
-		if slices.Contains(cfg.Plan.Command, floodMarker) {
+		switch {
+		case slices.Contains(cfg.Plan.Command, floodMarker):
 			time.Sleep(300 * time.Millisecond)
+		case slices.Contains(cfg.Plan.Command, stallMarker):
+			time.Sleep(time.Minute)
 		}
 	}
 }
@@ -87,5 +95,31 @@ func TestMemberSigpendingFloodFirst(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("pid 1 did not finish within 30 s of a member that used up its pending signals first (wedged in its capability broadcast)")
+	}
+}
+
+// TestSetupDeadline: a pid 1 that never reports ready is ended, and the
+// launch fails closed with the cause, instead of holding the caller (and
+// the signals held during setup) forever.
+func TestSetupDeadline(t *testing.T) {
+	old := setupDeadline
+	setupDeadline = 500 * time.Millisecond
+	defer func() { setupDeadline = old }()
+	h, err := policy.HostFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Cwd = "/"
+	plan, err := policy.Resolve(policy.Spec{Command: []string{"sh", "-c", "sleep 30", stallMarker}}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = Launch(plan, Options{})
+	if err == nil || !errors.Is(err, policy.ErrCannotSandbox) || !strings.Contains(err.Error(), "did not report ready") {
+		t.Fatalf("a stalled pid 1: got %q, want ErrCannotSandbox saying it did not report ready", fmt.Sprint(err))
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the launch took %s to give up", d)
 	}
 }

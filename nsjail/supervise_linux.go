@@ -16,6 +16,11 @@ import (
 // The parent's side while the sandbox runs: messages from pid 1, signals
 // passed on, the terminal relay, and how the launch ended.
 
+// setupDeadline bounds the time from the release to pid 1's ready
+// message (setup is milliseconds; a pid 1 that cannot finish must not
+// hold the launch, and the signals held meanwhile, forever).
+var setupDeadline = 60 * time.Second
+
 // supervise waits for the helper's ready message, forwards signals to it,
 // and returns the member's exit once the helper is gone. Signals that
 // arrive before ready are held and delivered once the member runs: before
@@ -26,8 +31,19 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Ou
 	res := &backend.Outcome{Code: -1}
 	var held []os.Signal
 	ready := false
+	setup := time.NewTimer(setupDeadline)
+	defer setup.Stop()
 	for {
 		select {
+		case <-setup.C:
+			if ready {
+				continue
+			}
+			l.kill()
+			return nil, fmt.Errorf("%w: the sandbox's pid 1 did not report ready within %s of its release, so it was ended "+
+				"(it waits on the kernel when the user's queued signals are all used up, by other sandboxes' members or "+
+				"other processes of the user: see `ulimit -i`); the launch can be retried once they are freed",
+				policy.ErrCannotSandbox, setupDeadline)
 		case m, ok := <-msgs:
 			if !ok {
 				msgs = nil
