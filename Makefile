@@ -53,7 +53,8 @@ test: unit integration soak
 
 # bench: startup against bare exec and bubblewrap, setup phases, memory of
 # the parent and pid 1; proxy throughput, setup latency and idle-tunnel
-# memory against direct loopback. Figures go to docs/benchmarks.md.
+# memory against direct loopback and a bare relay. Figures go to
+# docs/benchmarks.md.
 # PREV is the previous release, built the way its own Makefile built it, for
 # TestBinary's side-by-side size and package-init figures.
 PREV     ?= 10fa06a
