@@ -54,6 +54,8 @@ func (l *Launcher) admitWaiting(ctx context.Context, wait time.Duration, b backe
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, waitSignals...)
 	defer signal.Stop(sig)
+	hold(waitSignals, 1) // signals_prime.go: PrimeSignals leaves these to the wait
+	defer hold(waitSignals, -1)
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	said := false

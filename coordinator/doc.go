@@ -39,7 +39,9 @@
 //  5. refuses the plan if its backend lacks anything it asks for (exit
 //     125, each lack named), and admits it under the host's cap;
 //  6. starts the egress proxy, records the protected git repositories,
-//     and holds the signals that would end acbox before its checks;
+//     and holds the signals that would end acbox before its checks
+//     (PrimeSignals, for a process that handles no signals itself,
+//     catches them while the launch is planned, off its path);
 //  7. asks the backend to run the member; once it runs, the entry gets its
 //     pid 1 and the started event is emitted;
 //  8. after the backend returns, on every way out (the member's exit, a

@@ -30,10 +30,13 @@ type signalHold struct {
 
 // holdSignals catches heldSignals until release. Once ended is called (the
 // sandbox is gone), each caught signal is answered on errw with what acbox
-// is still doing.
+// is still doing. The signals are caught when it returns; with
+// PrimeSignals they were caught already and this costs no round trip with
+// the runtime's signal thread but SIGPIPE's.
 func holdSignals(errw io.Writer) *signalHold {
 	h := &signalHold{ch: make(chan os.Signal, 4), stop: make(chan struct{})}
 	signal.Notify(h.ch, heldSignals...)
+	hold(heldSignals, 1) // signals_prime.go
 	go func() {
 		for {
 			select {
@@ -52,6 +55,7 @@ func holdSignals(errw io.Writer) *signalHold {
 func (h *signalHold) ended() { h.after.Store(true) }
 
 func (h *signalHold) release() {
+	hold(heldSignals, -1)
 	signal.Stop(h.ch)
 	close(h.stop)
 }
