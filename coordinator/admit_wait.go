@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -52,10 +51,8 @@ func (l *Launcher) admitWaiting(ctx context.Context, wait time.Duration, b backe
 	}
 	defer t.Leave()
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, waitSignals...)
-	defer signal.Stop(sig)
-	hold(waitSignals, 1) // signals_prime.go: PrimeSignals leaves these to the wait
-	defer hold(waitSignals, -1)
+	catch(sig, waitSignals) // signals_prime.go: PrimeSignals leaves these to the wait
+	defer uncatch(sig, waitSignals)
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	said := false

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -35,8 +34,7 @@ type signalHold struct {
 // the runtime's signal thread but SIGPIPE's.
 func holdSignals(errw io.Writer) *signalHold {
 	h := &signalHold{ch: make(chan os.Signal, 4), stop: make(chan struct{})}
-	signal.Notify(h.ch, heldSignals...)
-	hold(heldSignals, 1) // signals_prime.go
+	catch(h.ch, heldSignals) // signals_prime.go
 	go func() {
 		for {
 			select {
@@ -55,7 +53,6 @@ func holdSignals(errw io.Writer) *signalHold {
 func (h *signalHold) ended() { h.after.Store(true) }
 
 func (h *signalHold) release() {
-	hold(heldSignals, -1)
-	signal.Stop(h.ch)
+	uncatch(h.ch, heldSignals)
 	close(h.stop)
 }

@@ -13,14 +13,14 @@ import (
 // Catching a signal costs a round trip with the Go runtime's
 // signal-mask thread, per signal (signal.Notify, and signal.Stop for the
 // last channel of a signal): the hold of a launch and the backend's
-// forwarding made sixteen of them on the path of every `acbox run`, seven
-// before the clone of pid 1 and nine after pid 1 was reaped.
-// PrimeSignals moves the first seven off that path and makes the rest
-// free: the held signals are caught from a goroutine while the launch is
-// planned, and stay caught until the process exits, so the holds only
-// count references. Between holds (before the first, after the last) the
-// primer replays what the runtime would have done, so acbox ends on them
-// exactly when it did before.
+// forwarding made sixteen of them on the path of every `acbox run`, eight
+// before the clone of pid 1 and eight after pid 1 was reaped.
+// PrimeSignals moves seven of the first eight off that path and removes
+// seven of the last: the held signals are caught from a goroutine while
+// the launch is planned, and stay caught until the process exits, so the
+// holds only count references. Between holds (before the first, after the
+// last) the primer replays what the runtime would have done, so acbox
+// ends on them exactly when it did before.
 
 // primedSignals are heldSignals but SIGPIPE, plus SIGWINCH, which the
 // backends pass on. SIGPIPE is left out because its default cannot be
@@ -29,16 +29,33 @@ import (
 // SIGPIPE does not say which.
 var primedSignals = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH}
 
-// holders counts, per signal, who in this package handles it now: a
-// launch's hold, a wait for an admission slot. Signal handling is the
-// process's, so the count is too.
+// holders counts, per signal, the catches of this package in force (a
+// launch's hold, a wait for an admission slot); flush is the primer's
+// (nil until PrimeSignals). Signal handling is the process's, so these
+// are too.
 var holders = struct {
 	sync.Mutex
-	n map[os.Signal]int
+	n     map[os.Signal]int
+	flush chan chan struct{}
 }{n: map[os.Signal]int{}}
 
-// hold adds d to the holders of sigs.
-func hold(sigs []os.Signal, d int) {
+// catch delivers sigs to ch until uncatch, and counts them held.
+func catch(ch chan<- os.Signal, sigs []os.Signal) {
+	signal.Notify(ch, sigs...)
+	count(sigs, 1)
+}
+
+// uncatch ends catch. The primer sees every signal delivered to ch before
+// this (signal.Stop waits until they are delivered, to its channel too)
+// while sigs are still counted held, so a signal the catch took is never
+// replayed as well.
+func uncatch(ch chan<- os.Signal, sigs []os.Signal) {
+	signal.Stop(ch)
+	flushPrimer()
+	count(sigs, -1)
+}
+
+func count(sigs []os.Signal, d int) {
 	holders.Lock()
 	defer holders.Unlock()
 	for _, s := range sigs {
@@ -54,14 +71,21 @@ func hold(sigs []os.Signal, d int) {
 // stack dump, the others nothing. It is replayed by signal.Reset and
 // kill, which would also cancel another package's signal.Notify for
 // that signal. A signal ignored when the process started stays as it was
-// until a hold catches it.
-func PrimeSignals() {
-	go prime(nil)
+// until a hold catches it. Call it once.
+func PrimeSignals() { primeSignals(nil) }
+
+func primeSignals(caught chan<- struct{}) {
+	flush := make(chan chan struct{})
+	holders.Lock()
+	holders.flush = flush
+	holders.Unlock()
+	go prime(caught, flush)
 }
 
 // prime catches primedSignals and replays what nothing holds; caught is
-// closed once they are caught (tests wait for it).
-func prime(caught chan<- struct{}) {
+// closed once they are caught (tests wait for it). A request on flush is
+// answered once every signal already delivered has been seen.
+func prime(caught chan<- struct{}, flush <-chan chan struct{}) {
 	var sigs []os.Signal
 	for _, s := range primedSignals {
 		if !signal.Ignored(s) {
@@ -73,8 +97,38 @@ func prime(caught chan<- struct{}) {
 	if caught != nil {
 		close(caught)
 	}
-	for s := range ch {
-		replayDefault(s)
+	for {
+		select {
+		case s := <-ch:
+			replayDefault(s)
+		case done := <-flush:
+			drain(ch)
+			close(done)
+		}
+	}
+}
+
+func drain(ch <-chan os.Signal) {
+	for {
+		select {
+		case s := <-ch:
+			replayDefault(s)
+		default:
+			return
+		}
+	}
+}
+
+// flushPrimer returns once the primer has seen every signal delivered so
+// far; at once without a primer.
+func flushPrimer() {
+	holders.Lock()
+	flush := holders.flush
+	holders.Unlock()
+	if flush != nil {
+		done := make(chan struct{})
+		flush <- done
+		<-done
 	}
 }
 
