@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -52,8 +51,8 @@ func (l *Launcher) admitWaiting(ctx context.Context, wait time.Duration, b backe
 	}
 	defer t.Leave()
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, waitSignals...)
-	defer signal.Stop(sig)
+	catch(sig, waitSignals) // signals_prime.go: PrimeSignals leaves these to the wait
+	defer uncatch(sig, waitSignals)
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	said := false

@@ -26,7 +26,9 @@
 // Launcher.Run takes a Request (a spec, the member's streams, an optional
 // narrowing check, whether to report in full) and:
 //
-//  1. makes the sandbox's private run directory StateDir/run/ID (0700);
+//  1. names the sandbox's private run directory StateDir/run/ID (0700),
+//     made only when a socket is kept there (the broker's, the proxy's,
+//     a backend's own);
 //  2. for a delegating spec, starts the broker on a socket there and adds
 //     the acbox binary and that socket as runtime mounts;
 //  3. turns backend "auto" into "native" when that backend is available,
@@ -37,7 +39,9 @@
 //  5. refuses the plan if its backend lacks anything it asks for (exit
 //     125, each lack named), and admits it under the host's cap;
 //  6. starts the egress proxy, records the protected git repositories,
-//     and holds the signals that would end acbox before its checks;
+//     and holds the signals that would end acbox before its checks
+//     (PrimeSignals, for a process that handles no signals itself,
+//     catches them while the launch is planned, off its path);
 //  7. asks the backend to run the member; once it runs, the entry gets its
 //     pid 1 and the started event is emitted;
 //  8. after the backend returns, on every way out (the member's exit, a
@@ -48,7 +52,8 @@
 // Each step's undo goes on one Cleanup stack (the model is gVisor's
 // runsc/container with cleanup.Make), run in reverse on every way out:
 // signals released, proxy stopped, registry entry removed, broker
-// stopped, run directory removed.
+// stopped, run directory removed (with the registry entry, and again by
+// the launcher when it made it).
 //
 // # Nested launches
 //

@@ -69,14 +69,12 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	id := l.newID()
 	var c Cleanup
 	defer c.Clean()
-	dir, err := makeRunDir(l.Host.StateDir, id)
-	if err != nil {
-		return nil, err
-	}
-	c.Add(func() { os.RemoveAll(dir) })
+	dir := newRunDir(l.Host.StateDir, id)
+	c.Add(dir.remove)
 	spec := req.Spec
 	var br *broker
 	if spec.Delegate {
+		var err error
 		if br, err = l.delegate(&spec, id, dir); err != nil {
 			return nil, err
 		}
@@ -130,7 +128,7 @@ func acquireHome(c *Cleanup, plan *policy.Plan) error {
 // backend has been asked to start the member, what follows (afterRun)
 // happens on every way out: the member's exit, a failed launch, a signal
 // to acbox (held meanwhile), a broker whose requests hang.
-func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io Stdio, id, dir string, br *broker, scan ScanCheck, requester []int) (*Result, error) {
+func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io Stdio, id string, dir *runDir, br *broker, scan ScanCheck, requester []int) (*Result, error) {
 	b, err := l.backendFor(plan)
 	if err != nil {
 		return nil, err
@@ -144,7 +142,12 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	// OnReady, or, if the launch fails before it, for the backend's return.
 	egressEvents := l.Events.Held()
 	c.Add(egressEvents.Open)
-	proxy, err := l.proxies().Start(plan, id, dir, egressEvents)
+	if plan.Network.Mode == "proxy" {
+		if err := dir.make(); err != nil {
+			return nil, err
+		}
+	}
+	proxy, err := l.proxies().Start(plan, id, dir.path, egressEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +167,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	// The watch ends with the sandbox: the checks after the run are not
 	// cut short by a requester that ends meanwhile.
 	unwatch := watchRequester(requester, io.Err, plan.Parent, id) // within_watch.go
-	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir,
+	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir.path,
 		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }})
 	unwatch()
 	held.ended()

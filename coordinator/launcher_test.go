@@ -18,7 +18,8 @@ import (
 // backend saw is the plan it ran with (never changed after), the checks
 // after the run finish, the events are started then exited, and the
 // cleanup stack undoes everything in reverse: the proxy stops while the
-// registry entry and the run directory still exist.
+// registry entry and the run directory (made for the proxy's socket)
+// still exist.
 func TestRunSuccess(t *testing.T) {
 	r := newRig(t)
 	r.checks.moved = []string{"/g/commondir"}
@@ -31,7 +32,7 @@ func TestRunSuccess(t *testing.T) {
 			t.Errorf("run directory removed before the proxy stopped: %v", err)
 		}
 	}
-	res, err := r.run(t, policy.Spec{})
+	res, err := r.run(t, policy.Spec{Access: policy.Access{Network: policy.NetworkSpec{Mode: "proxy"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,4 +278,31 @@ func TestFirstError(t *testing.T) {
 	if firstError([]error{nil, nil}) != nil {
 		t.Errorf("nil errors made one")
 	}
+}
+
+// TestRunDirOnlyForSockets: a launch that keeps no socket in its run
+// directory (no proxy, no broker) never makes one; the backend is still
+// told where it would be, and the registry removes one the backend made.
+func TestRunDirOnlyForSockets(t *testing.T) {
+	r := newRig(t)
+	var made string
+	r.native.during = func(p *policy.Plan, io backend.LaunchIO) {
+		if _, err := os.Stat(io.RunDir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("run directory %s made for a launch without a socket: %v", io.RunDir, err)
+		}
+		if io.RunDir != r.l.Registry.RunDir("sandbox1") {
+			t.Errorf("backend told run directory %q, want %q", io.RunDir, r.l.Registry.RunDir("sandbox1"))
+		}
+		made = io.RunDir
+		if err := os.MkdirAll(made, 0o700); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := r.run(t, policy.Spec{}); err != nil {
+		t.Fatal(err)
+	}
+	if made == "" {
+		t.Fatal("the backend never ran")
+	}
+	r.gone(t, "sandbox1")
 }

@@ -126,8 +126,9 @@ func TestBrokerCheckPlacement(t *testing.T) {
 }
 
 // TestRunRefusalsBeforeAnything: a state directory that cannot hold the
-// run directory, an unknown backend and a resolving check that refuses each
-// end the launch before any backend is asked, leaving nothing.
+// run directory a delegating launch needs, an unknown backend and a
+// resolving check that refuses each end the launch before any backend is
+// asked, leaving nothing.
 func TestRunRefusalsBeforeAnything(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -138,6 +139,7 @@ func TestRunRefusalsBeforeAnything(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "file")
 			os.WriteFile(f, nil, 0o600)
 			r.l.Host.StateDir = f
+			s.Delegate = true
 		}, policy.ErrCannotSandbox},
 		{"backend not in this build", func(t *testing.T, r *rig, s *policy.Spec) { r.l.Backends = r.l.Backends[:1]; s.Backend = "docker" }, policy.ErrCannotSandbox},
 	} {

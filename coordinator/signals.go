@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -30,10 +29,12 @@ type signalHold struct {
 
 // holdSignals catches heldSignals until release. Once ended is called (the
 // sandbox is gone), each caught signal is answered on errw with what acbox
-// is still doing.
+// is still doing. The signals are caught when it returns; with
+// PrimeSignals they were caught already and this costs no round trip with
+// the runtime's signal thread but SIGPIPE's.
 func holdSignals(errw io.Writer) *signalHold {
 	h := &signalHold{ch: make(chan os.Signal, 4), stop: make(chan struct{})}
-	signal.Notify(h.ch, heldSignals...)
+	catch(h.ch, heldSignals) // signals_prime.go
 	go func() {
 		for {
 			select {
@@ -52,6 +53,6 @@ func holdSignals(errw io.Writer) *signalHold {
 func (h *signalHold) ended() { h.after.Store(true) }
 
 func (h *signalHold) release() {
-	signal.Stop(h.ch)
+	uncatch(h.ch, heldSignals)
 	close(h.stop)
 }

@@ -37,6 +37,9 @@ func (c *RunCmd) Run(s *Streams) error {
 	if os.Getenv("ACBOX_SOCKET") == policy.DelegateSocket {
 		return c.nested(s, events, rep)
 	}
+	// The signals the launch holds are caught while it is planned, off its
+	// path; until then, and after it, they act as they would uncaught.
+	coordinator.PrimeSignals()
 	h, err := policy.HostFromEnv()
 	if err != nil {
 		return err

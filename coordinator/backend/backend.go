@@ -60,8 +60,11 @@ type LaunchIO struct {
 	// ProxySocket is the egress proxy's Unix socket (proxy mode only).
 	ProxySocket string
 	// RunDir is the sandbox's private run directory (StateDir/run/ID),
-	// which the registry's gc removes when the owner is gone; a backend
-	// keeps its own sockets there. Empty: the backend's default.
+	// which the registry removes with the sandbox's entry, and its gc when
+	// the owner is gone; a backend keeps its own sockets there. It exists
+	// only if the launcher keeps a socket there too (proxy mode,
+	// delegation): a backend that needs it makes it, 0700 (os.MkdirAll).
+	// Empty: the backend's default.
 	RunDir string
 	// OnReady is called once the member runs, before its first instruction
 	// is guaranteed to have executed, with the enforcement report.

@@ -180,6 +180,11 @@ func (r *Registry) RunDir(id string) string { return filepath.Join(r.state, "run
 // Register writes the entry atomically (temp file, then rename), without
 // admission. Launches go through [Registry.Admit] instead.
 func (r *Registry) Register(e Entry) error {
+	return r.write(e, os.Rename)
+}
+
+// write writes the entry to a temp file and moves it into place with put.
+func (r *Registry) write(e Entry, put func(tmp, file string) error) error {
 	if err := CheckID(e.ID); err != nil {
 		return err
 	}
@@ -198,7 +203,7 @@ func (r *Registry) Register(e Entry) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), r.file(e.ID))
+		err = put(f.Name(), r.file(e.ID))
 	}
 	if err != nil {
 		os.Remove(f.Name())
@@ -208,6 +213,7 @@ func (r *Registry) Register(e Entry) error {
 }
 
 // Update changes a live entry (the backend recording its helper, say).
+// The new entry replaces the old one atomically (replace).
 func (r *Registry) Update(id string, f func(*Entry)) error {
 	e, err := r.Get(id)
 	if err != nil {
@@ -215,7 +221,7 @@ func (r *Registry) Update(id string, f func(*Entry)) error {
 	}
 	f(&e)
 	e.ID = id
-	return r.Register(e)
+	return r.write(e, replace)
 }
 
 // Get reads one entry, dead or alive.

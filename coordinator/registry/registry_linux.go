@@ -62,6 +62,21 @@ func fileUID(fi fs.FileInfo) int {
 	return -1
 }
 
+// replace puts tmp in the place of file atomically, as a rename over it
+// would, and removes the old entry. It swaps the two (RENAME_EXCHANGE)
+// and unlinks the old one rather than renaming over it: ext4 writes out
+// the blocks of a file renamed over another at once (auto_da_alloc), and
+// unlinking that entry when the sandbox ends then took 0.6 ms of every
+// launch's tail (an entry never written out: 0.1 ms). Where the file
+// system cannot swap, or the entry is gone, it renames as before.
+func replace(tmp, file string) error {
+	if sys.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, file, unix.RENAME_EXCHANGE) != nil {
+		return os.Rename(tmp, file)
+	}
+	os.Remove(tmp)
+	return nil
+}
+
 // lock takes the registry's exclusive lock (flock on StateDir/registry.lock)
 // and returns its release. flock is released by the kernel when the holder
 // dies, so a killed launch never wedges the others.

@@ -5,6 +5,7 @@ package registry
 import (
 	"errors"
 	"io/fs"
+	"os"
 
 	"github.com/acbox/acbox/coordinator/sys"
 )
@@ -22,3 +23,5 @@ func selfPidNS() uint64 { return 0 }
 func fileUID(fi fs.FileInfo) int { return -1 }
 
 func (r *Registry) lock() (func(), error) { return nil, sys.ErrUnsupported }
+
+func replace(tmp, file string) error { return os.Rename(tmp, file) }

@@ -198,3 +198,37 @@ func TestErrorsKeepTheErrno(t *testing.T) {
 		t.Fatalf("Register into a read-only directory: %v; want ErrCannotSandbox wrapping EACCES", err)
 	}
 }
+
+// TestUpdateReplacesInPlace: Update swaps the new entry in for the old
+// one and leaves no temp file behind; an entry that is gone meanwhile is
+// written anew, as a rename would.
+func TestUpdateReplacesInPlace(t *testing.T) {
+	r := newRegistry(t)
+	if err := r.Register(selfEntry(t, "live1")); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range []int{7, 8} {
+		if err := r.Update("live1", func(e *Entry) { e.HelperPid = pid }); err != nil {
+			t.Fatal(err)
+		}
+		if e, err := r.Get("live1"); err != nil || e.HelperPid != pid {
+			t.Fatalf("after Update: %+v, %v; want helper %d", e, err, pid)
+		}
+	}
+	names, _ := filepath.Glob(filepath.Join(r.dir(), "*"))
+	hidden, _ := filepath.Glob(filepath.Join(r.dir(), ".*"))
+	if len(names) != 1 || len(hidden) != 0 {
+		t.Errorf("registry holds %q and %q, want only live1's entry", names, hidden)
+	}
+	if err := replace(filepath.Join(r.dir(), ".tmp-x"), r.file("gone")); err == nil {
+		t.Error("replace of a temp file that does not exist succeeded")
+	}
+	tmp := filepath.Join(r.dir(), ".tmp-gone")
+	os.WriteFile(tmp, []byte("{}\n"), 0o600)
+	if err := replace(tmp, r.file("gone")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(r.file("gone")); err != nil {
+		t.Errorf("an entry gone meanwhile was not written anew: %v", err)
+	}
+}

@@ -144,18 +144,20 @@ func TestWaitInOrder(t *testing.T) {
 // catch) does not block those behind it, and its ticket is gone after
 // the queue moved on; a waiter given Ctrl-C (SIGINT) leaves at once with
 // 130, its ticket and run directory removed; a wait that runs out is
-// refused with 125.
+// refused with 125. Each launch delegates, so that it has a run directory
+// (the broker's socket) while it waits: a launch with no socket there
+// makes none.
 func TestWaitDeadWaiter(t *testing.T) {
 	eachUser(t, func(t *testing.T, r *runner) {
 		r.writeConfig(t, `{"max_sandboxes": 1}`)
-		holder := r.cmd("run", "--", "sleep", "3.17")
+		holder := r.cmd("run", "--delegate", "--", "sleep", "3.17")
 		if err := holder.Start(); err != nil {
 			t.Fatal(err)
 		}
 		r.waitPs(t, 1)
-		killed := r.startWaiter(t, "run", "--wait=60s", "--", "true")
-		interrupted := r.startWaiter(t, "run", "--wait=60s", "--", "true")
-		last := r.startWaiter(t, "run", "--wait=60s", "--", "true")
+		killed := r.startWaiter(t, "run", "--delegate", "--wait=60s", "--", "true")
+		interrupted := r.startWaiter(t, "run", "--delegate", "--wait=60s", "--", "true")
+		last := r.startWaiter(t, "run", "--delegate", "--wait=60s", "--", "true")
 		if q := r.tickets(); len(q) != 3 {
 			t.Fatalf("queue %v, want 3 tickets", q)
 		}
