@@ -1,6 +1,7 @@
 package nsjail_test
 
 import (
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/nsjail"
 )
 
@@ -29,6 +31,9 @@ func TestIDMapsPinPid1(t *testing.T) {
 	errOut.read()
 	if stdout := out.read(); err == nil || strings.Contains(stdout, "RAN") {
 		t.Fatalf("launch with a dead pid 1 was not refused (result %+v, stdout %q)", res, stdout)
+	}
+	if !errors.Is(err, policy.ErrCannotSandbox) || !strings.Contains(err.Error(), "pid 1 ended before it took its configuration") {
+		t.Errorf("a dead pid 1's launch failed with %q: want ErrCannotSandbox saying pid 1 ended", err.Error())
 	}
 	if why != "" {
 		t.Fatalf("pid 1 died before its id maps were written and %s: its pid could be reused before the maps are written", why)

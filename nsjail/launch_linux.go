@@ -260,7 +260,8 @@ func (l *launch) release(w *os.File) error {
 // finds no /proc entry); its own error on the
 // status pipe names the step and the remedy, and wins over ours.
 func (l *launch) failed(err error, status *os.File) error {
-	l.kill()
+	l.cmd.Process.Kill()
+	werr := <-l.waited
 	msgs := make(chan helperMsg, 16)
 	go readMsgs(bufio.NewReader(status), msgs)
 	for m := range msgs {
@@ -268,7 +269,15 @@ func (l *launch) failed(err error, status *os.File) error {
 			return helperError(m)
 		}
 	}
-	return err
+	// pid 1 said nothing: it ended before its setup could report (killed
+	// from outside, or out of memory or threads while its runtime started).
+	how := "it ended"
+	if werr != nil {
+		how = werr.Error()
+	}
+	return fmt.Errorf("%w: the sandbox's pid 1 ended before it took its configuration (%s); nothing ran; "+
+		"if this repeats, check the user's process and memory limits (`ulimit -u`, `ulimit -v`) and the kernel log: %w",
+		policy.ErrCannotSandbox, how, err)
 }
 
 func (l *launch) kill() {
