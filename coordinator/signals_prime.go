@@ -39,10 +39,20 @@ var holders = struct {
 	flush chan chan struct{}
 }{n: map[os.Signal]int{}}
 
-// catch delivers sigs to ch until uncatch, and counts them held.
+// catch delivers sigs to ch until uncatch, and counts them held. Both
+// under the holders' lock: a replay (which holds it from its
+// signal.Reset to the end) must not have its kill taken by this catch's
+// channel, which left acbox asleep in replayDefault for 10 s and then
+// exiting 128+signal instead of dying of it. A signal the primer got
+// before is replayed first (flushPrimer), not dropped as held.
 func catch(ch chan<- os.Signal, sigs []os.Signal) {
+	flushPrimer()
+	holders.Lock()
+	defer holders.Unlock()
 	signal.Notify(ch, sigs...)
-	count(sigs, 1)
+	for _, s := range sigs {
+		holders.n[s]++
+	}
 }
 
 // uncatch ends catch. The primer sees every signal delivered to ch before
