@@ -89,19 +89,21 @@ func primeSignals(caught chan<- struct{}) {
 	holders.Lock()
 	holders.flush = flush
 	holders.Unlock()
-	go prime(caught, flush)
-}
-
-// prime catches primedSignals and replays what nothing holds; caught is
-// closed once they are caught (tests wait for it). A request on flush is
-// answered once every signal already delivered has been seen.
-func prime(caught chan<- struct{}, flush <-chan chan struct{}) {
+	// Read here, not in the goroutine: a hold's signal.Notify, should it
+	// come first, clears a signal's ignored state.
 	var sigs []os.Signal
 	for _, s := range primedSignals {
 		if !signal.Ignored(s) {
 			sigs = append(sigs, s)
 		}
 	}
+	go prime(sigs, caught, flush)
+}
+
+// prime catches sigs and replays what nothing holds; caught is
+// closed once they are caught (tests wait for it). A request on flush is
+// answered once every signal already delivered has been seen.
+func prime(sigs []os.Signal, caught chan<- struct{}, flush <-chan chan struct{}) {
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, sigs...)
 	if caught != nil {
