@@ -207,6 +207,7 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		l.memberSlack = lendSlack()
+		defer returnSlack(l.memberSlack) // before the unlock: the thread goes back to the scheduler
 		if err := l.cmd.Start(); err != nil {
 			started <- explainStart(err)
 			return

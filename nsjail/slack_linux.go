@@ -74,3 +74,11 @@ func lendSlack() uint64 {
 	}
 	return uint64(cur)
 }
+
+// returnSlack gives the lending thread back the slack lendSlack returned
+// (0: it kept its own), once it has waited for pid 1.
+func returnSlack(prev uint64) {
+	if prev != 0 {
+		unix.RawSyscall(unix.SYS_PRCTL, unix.PR_SET_TIMERSLACK, uintptr(prev), 0)
+	}
+}
