@@ -76,17 +76,34 @@ func afterRun(errw io.Writer, br *broker, git GitCheck, scan ScanCheck) (*Result
 	errs := []error{br.end()}
 	var moved []string
 	if git != nil {
-		var err error
-		moved, err = git.Quarantine(errw)
-		errs = append(errs, err)
+		errs = append(errs, contained("git check", func() (err error) {
+			moved, err = git.Quarantine(errw)
+			return err
+		}))
 	}
 	r := &Result{}
 	if scan != nil {
-		var err error
-		r.Scan, err = scan.Finish(errw, moved)
-		errs = append(errs, err)
+		errs = append(errs, contained("exit scan", func() (err error) {
+			r.Scan, err = scan.Finish(errw, moved)
+			return err
+		}))
 	}
 	return r, moved, firstError(errs)
+}
+
+// contained runs one check after the run so that a fault in it (a parser
+// that a member's file drives out of bounds, as a crafted git index once
+// did) is that check's failure, exit 124, and never skips the checks after
+// it or ends acbox with a stack trace.
+func contained(name string, check func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: the %s failed inside acbox (%s), so what it checks was not checked; "+
+				"please report this as an acbox bug, and inspect the write grants before running git or any program in them",
+				policy.ErrUnchecked, name, fmt.Sprint(p))
+		}
+	}()
+	return check()
 }
 
 // firstError is the first non-nil error, with the others' text after it

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -24,8 +23,17 @@ import (
 // `git reset` rebuilds it from HEAD. The index is data: it is parsed, never
 // taken as configuration.
 
-// maxIndex bounds the index read (Linux's own is under 20 MiB).
-const maxIndex = 512 << 20
+// maxIndex bounds the index read, and its shared part's (Linux's own index
+// is under 20 MiB, Chromium's about 60): the check holds each whole for a
+// moment, and a larger one is moved aside like an unreadable one.
+const maxIndex = 128 << 20
+
+// maxNames bounds the bytes of entry paths one index may spell out. A
+// version 4 index stores each path as a suffix of the one before, so a
+// small file can spell out paths whose total length grows with the square
+// of its entries (30,000 entries in 2 MB: 450 MB of paths); the parse
+// judges each path as it goes and keeps none, and stops here.
+const maxNames = 256 << 20
 
 // checkIndex judges the index of the git directory open at fd.
 func (g *Guard) checkIndex(res *Result, fd int, dir string) {
@@ -54,28 +62,29 @@ func badIndex(fd int, e entry) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	paths, shared, err := indexPaths(b)
+	v, err := scanIndex(b)
+	b = nil
 	if err != nil {
 		return "", err
 	}
-	if shared != "" {
+	bad := v.bad
+	if v.shared != "" {
 		// A split index writes the entries that replace shared ones
 		// without a name: they take the shared entry's.
-		paths = slices.DeleteFunc(paths, func(p indexPath) bool { return p.name == "" })
-		sb, err := readAll(fd, "sharedindex."+shared, maxIndex)
+		sb, err := readAll(fd, "sharedindex."+v.shared, maxIndex)
 		if err != nil {
 			return "", fmt.Errorf("its shared index: %w", err)
 		}
-		more, _, err := indexPaths(sb)
+		sv, err := scanIndex(sb)
 		if err != nil {
 			return "", fmt.Errorf("its shared index: %w", err)
 		}
-		paths = append(paths, more...)
+		bad = cmp.Or(bad, sv.bad, sv.unnamed)
+	} else {
+		bad = cmp.Or(bad, v.unnamed)
 	}
-	for _, p := range paths {
-		if !p.ok() {
-			return fmt.Sprintf("it names %q, a path git never writes there, and git status would enter it as a submodule if it is a gitlink", p.name), nil
-		}
+	if bad != nil {
+		return fmt.Sprintf("it names %q, a path git never writes there, and git status would enter it as a submodule if it is a gitlink", bad.name), nil
 	}
 	return "", nil
 }
@@ -105,60 +114,74 @@ func (p indexPath) ok() bool {
 	return true
 }
 
-// indexPaths parses an index file (versions 2 to 4) and returns its
-// entries' paths and the hex hash of the shared index its link extension
-// names ("" for none). The hash size (SHA-1 or SHA-256) is the repository's
+// indexVerdict is what one index file says: its first entry whose path
+// git never writes, its first entry without a path (which only a split
+// index's replacements may have), and the hex hash of the shared index its
+// link extension names ("" for none).
+type indexVerdict struct {
+	bad, unnamed *indexPath
+	shared       string
+}
+
+// scanIndex parses an index file (versions 2 to 4) and judges each entry's
+// path as it goes. The hash size (SHA-1 or SHA-256) is the repository's
 // and is not in the file: both are tried, and when the file parses both
-// ways, which a member could craft, the paths of both are returned, so
-// that a path git reads is never left unjudged.
-func indexPaths(b []byte) ([]indexPath, string, error) {
+// ways, which a member could craft, the paths of both are judged, so that
+// a path git reads is never left unjudged.
+func scanIndex(b []byte) (indexVerdict, error) {
 	if len(b) < 12 || string(b[:4]) != "DIRC" {
-		return nil, "", errors.New("no index signature")
+		return indexVerdict{}, errors.New("no index signature")
 	}
 	ver := binary.BigEndian.Uint32(b[4:8])
 	if ver < 2 || ver > 4 {
-		return nil, "", fmt.Errorf("index version %d", ver)
+		return indexVerdict{}, fmt.Errorf("index version %d", ver)
 	}
-	var paths []indexPath
+	var out indexVerdict
 	var shared []string
 	var firstErr error
 	parsed := false
 	for _, hashLen := range []int{sha1.Size, 32} {
-		p, s, err := parseIndex(b, ver, hashLen)
+		v, err := parseIndex(b, ver, hashLen)
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)
 			continue
 		}
 		parsed = true
-		paths = append(paths, p...)
-		if s != "" {
-			shared = append(shared, s)
+		out.bad, out.unnamed = cmp.Or(out.bad, v.bad), cmp.Or(out.unnamed, v.unnamed)
+		if v.shared != "" {
+			shared = append(shared, v.shared)
 		}
 	}
 	switch {
 	case !parsed:
-		return nil, "", firstErr
+		return indexVerdict{}, firstErr
 	case len(shared) > 1:
-		return nil, "", errors.New("it reads two ways, each naming a shared index")
+		return indexVerdict{}, errors.New("it reads two ways, each naming a shared index")
 	case len(shared) == 1:
-		return paths, shared[0], nil
+		out.shared = shared[0]
 	}
-	return paths, "", nil
+	return out, nil
 }
 
-func parseIndex(b []byte, ver uint32, hashLen int) ([]indexPath, string, error) {
+func parseIndex(b []byte, ver uint32, hashLen int) (indexVerdict, error) {
 	n := int(binary.BigEndian.Uint32(b[8:12]))
 	r := indexReader{b: b, off: 12, ver: ver, hashLen: hashLen}
-	var out []indexPath
+	var v indexVerdict
 	for i := 0; i < n; i++ {
 		p, err := r.entry()
 		if err != nil {
-			return nil, "", fmt.Errorf("entry %d: %w", i, err)
+			return indexVerdict{}, fmt.Errorf("entry %d: %w", i, err)
 		}
-		out = append(out, p)
+		switch {
+		case p.name == "":
+			v.unnamed = cmp.Or(v.unnamed, &p)
+		case !p.ok():
+			v.bad = cmp.Or(v.bad, &p)
+		}
 	}
 	shared, err := r.extensions()
-	return out, shared, err
+	v.shared = shared
+	return v, err
 }
 
 // indexReader walks an index's entries in order.
@@ -168,6 +191,7 @@ type indexReader struct {
 	ver      uint32
 	hashLen  int
 	previous string // version 4 compresses each path against the one before
+	spelled  int    // bytes of paths so far (maxNames)
 }
 
 var errShort = errors.New("truncated")
@@ -185,6 +209,9 @@ func (r *indexReader) entry() (indexPath, error) {
 			return indexPath{}, errors.New("extended flags in a version 2 index")
 		}
 		fixed += 2
+		if r.off+fixed > len(r.b) {
+			return indexPath{}, errShort
+		}
 	}
 	r.off = start + fixed
 	keep := 0 // version 4: bytes of the previous path the name starts with
@@ -222,6 +249,9 @@ func (r *indexReader) name(flagLen, keep int) (string, error) {
 	}
 	if n < 0 || n >= len(rest) {
 		return "", errShort
+	}
+	if r.spelled += keep + n; r.spelled > maxNames {
+		return "", fmt.Errorf("its paths add up to more than %d bytes", maxNames)
 	}
 	return r.previous[:keep] + string(rest[:n]), nil
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -81,15 +80,58 @@ func TestIndexPaths(t *testing.T) {
 		{"truncated", encodeIndex(2, good, nil)[:60], false, true, ""},
 		{"trailing junk", append(encodeIndex(2, good, nil), 1, 2, 3), false, true, ""},
 		{"version 5", append([]byte("DIRC\x00\x00\x00\x05"), make([]byte, 24)...), false, true, ""},
+		// The attacker's 74 bytes: version 3, one entry with the extended
+		// flag, the file ending where the extra flags would be.
+		{"extended flags past the end", extendedFlagsCut(), false, true, ""},
+		{"paths spelled past maxNames", compressionBomb(), false, true, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			paths, shared, err := indexPaths(c.index)
-			bad := slices.ContainsFunc(paths, func(p indexPath) bool { return !p.ok() })
-			if (err != nil) != c.err || bad != c.bad || shared != c.shared {
-				t.Errorf("err %v, bad %v, shared %q; want err %v, bad %v, shared %q (%v)", err, bad, shared, c.err, c.bad, c.shared, paths)
+			v, err := scanIndex(c.index)
+			bad := v.bad != nil
+			if (err != nil) != c.err || bad != c.bad || v.shared != c.shared {
+				t.Errorf("err %v, bad %v, shared %q; want err %v, bad %v, shared %q (%+v)", err, bad, v.shared, c.err, c.bad, c.shared, v)
 			}
 		})
 	}
+}
+
+func extendedFlagsCut() []byte {
+	e := make([]byte, 62)
+	binary.BigEndian.PutUint32(e[24:], 0o100644)
+	binary.BigEndian.PutUint16(e[60:], 0x4000|1)
+	return append([]byte("DIRC\x00\x00\x00\x03\x00\x00\x00\x01"), e...)
+}
+
+// compressionBomb is a version 4 index whose entries each keep the whole
+// path before them and add a byte: a few MB of file, maxNames and more of
+// paths spelled out.
+func compressionBomb() []byte {
+	const n = 24 << 10 // n*n/2 > maxNames
+	var b bytes.Buffer
+	b.WriteString("DIRC")
+	binary.Write(&b, binary.BigEndian, uint32(4))
+	binary.Write(&b, binary.BigEndian, uint32(n))
+	for i := 1; i <= n; i++ {
+		b.Write(make([]byte, 24))
+		binary.Write(&b, binary.BigEndian, uint32(0o100644))
+		b.Write(make([]byte, 12+20))
+		binary.Write(&b, binary.BigEndian, uint16(0xfff)) // long: NUL-terminated
+		b.Write([]byte{0, 'a', 0})                        // drop nothing, add "a"
+	}
+	sum := sha1.Sum(b.Bytes())
+	return append(b.Bytes(), sum[:]...)
+}
+
+// FuzzIndex: no input panics the parser, and what it judges is bounded.
+func FuzzIndex(f *testing.F) {
+	good := []ent{{"a", 0o100644}, {"src/deep/x.go", 0o100644}, {"vendor/lib", 0o160000}}
+	for _, v := range []uint32{2, 3, 4} {
+		f.Add(encodeIndex(v, good, nil))
+	}
+	f.Add(extendedFlagsCut())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		scanIndex(b)
+	})
 }
 
 // TestIndexFromGit reads indexes the real git writes (each version, a

@@ -104,14 +104,24 @@ func readAll(dirfd int, name string, max int64) ([]byte, error) {
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file")
 	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(b)) > max {
-		err = fmt.Errorf("larger than %d bytes", max)
+	if fi.Size() > max {
+		return nil, fmt.Errorf("larger than %d bytes", max)
 	}
-	return b, err
+	// One buffer of the size seen, and one byte more to see the file grow:
+	// never the doubling copies of a read to the end.
+	b := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, b)
+	switch {
+	case err == nil:
+		return nil, fmt.Errorf("it grew while acbox read it")
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return b[:n], nil
+	}
+	return nil, err
 }
 
 func readlinkAt(dirfd int, name string) (string, error) {

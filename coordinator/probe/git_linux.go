@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -25,7 +26,17 @@ import (
 // set, is a path an index written beside the grant's top (planted-index)
 // names as a gitlink, for the script to copy into .git; config is added to
 // the repository's config before the run (what the user had set).
-type gitScenario struct{ id, expect, script, gitlink, config string }
+// index, when set, is written there instead (an index crafted against
+// acbox's own parser).
+type gitScenario struct {
+	id, expect, script, gitlink, config string
+	index                               func() []byte
+}
+
+// maxCheckKiB bounds acbox's peak memory through a scenario: what the
+// member writes must not make the checks after the run take the host's
+// memory (gitguard holds an index of up to 128 MiB for a moment).
+const maxCheckKiB = 200 << 10
 
 // mkrepo makes a git directory of the member's at $1 with evilConfig.
 const mkrepo = `mkrepo() { mkdir -p "$1/objects" "$1/refs" && echo 'ref: refs/heads/main' > "$1/HEAD" && ` + evilConfig + `"$1/config"; }; `
@@ -59,6 +70,10 @@ func gitScenarios() []gitScenario {
 			gitlink: ".git/evil", script: mkrepo + `mkrepo .git/evil/.git && cp ../../planted-index .git/index && echo planted`},
 		{id: "life.git-gitlink-above", expect: "an index naming a gitlink above the work tree (../evil, where no walk of the work tree looks) is moved aside",
 			gitlink: "../evil", script: mkrepo + `mkrepo ../evil/.git && cp ../../planted-index .git/index && echo planted`},
+		{id: "life.git-index-cut", expect: "an index cut short where its extended flags would be (which once crashed acbox's parser and skipped every check after the run) is moved aside, and a new `.git` beside it still is",
+			index: cutIndex, script: `mkdir -p src/deep/.git/objects src/deep/.git/refs && echo 'ref: refs/heads/main' > src/deep/.git/HEAD && ` + evilConfig + `src/deep/.git/config && cp ../../planted-index .git/index && echo planted`},
+		{id: "life.git-index-bomb", expect: "a version 4 index whose compressed paths spell out gigabytes (which once took acbox's memory until it was killed) is moved aside within bounds, and a new `.git` beside it still is",
+			index: bombIndex, script: `mkdir -p src/deep/.git/objects src/deep/.git/refs && echo 'ref: refs/heads/main' > src/deep/.git/HEAD && ` + evilConfig + `src/deep/.git/config && cp ../../planted-index .git/index && echo planted`},
 		{id: "life.git-dir-to-symlink", expect: "a directory of the work tree replaced by a symlink into .git, beside a repository of the member's there, is moved aside",
 			script: mkrepo + `mkrepo .git/evil/.git && mv src .git/evil/src-orig && ln -s .git/evil src && echo planted`},
 		{id: "life.git-deep-dir-to-symlink", expect: "a deep directory of the work tree replaced by a symlink out of it, to a repository of the member's, is moved aside",
@@ -108,6 +123,12 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 	if !strings.Contains(string(out), "planted") {
 		return errorf("the member could not plant the redirect (exit %d): %s", c.ProcessState.ExitCode(), strings.TrimSpace(errb.String()))
 	}
+	if e := errb.String(); strings.Contains(e, "panic:") || strings.Contains(e, "fatal error:") {
+		return failf("acbox crashed after the run, before its checks ended: %s", firstLines(e, 2))
+	}
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > maxCheckKiB {
+		return failf("acbox grew to %d MiB checking what the member left (bound %d MiB)", ru.Maxrss>>10, maxCheckKiB>>10)
+	}
 	os.Chmod(filepath.Join(proj, ".git"), 0o755) // as the user would, to use git again
 	if o := judgeGit(proj, before); o.Result != Pass {
 		return o
@@ -123,8 +144,12 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 
 // prepare writes the scenario's index and config additions.
 func (s gitScenario) prepare(top, proj string) error {
+	index := s.index
 	if s.gitlink != "" {
-		if err := os.WriteFile(filepath.Join(top, "planted-index"), gitlinkIndex(s.gitlink), 0o644); err != nil {
+		index = func() []byte { return gitlinkIndex(s.gitlink) }
+	}
+	if index != nil {
+		if err := os.WriteFile(filepath.Join(top, "planted-index"), index(), 0o644); err != nil {
 			return err
 		}
 	}

@@ -38,3 +38,31 @@ func indexNames(proj, path string) bool {
 	b, err := os.ReadFile(filepath.Join(proj, ".git", "index"))
 	return err == nil && bytes.Contains(b, append([]byte(path), 0))
 }
+
+// cutIndex is a version 3 index of one entry whose extended-flags bit is
+// set, the file ending where those flags would be (74 bytes).
+func cutIndex() []byte {
+	e := make([]byte, 62)
+	binary.BigEndian.PutUint32(e[24:], 0o100644)
+	binary.BigEndian.PutUint16(e[60:], 0x4000|1)
+	return append([]byte("DIRC\x00\x00\x00\x03\x00\x00\x00\x01"), e...)
+}
+
+// bombIndex is a version 4 index of 30,000 entries, each keeping the whole
+// path before it and adding a byte: 2 MB of file, 450 MB of paths.
+func bombIndex() []byte {
+	const n = 30000
+	var b bytes.Buffer
+	b.WriteString("DIRC")
+	binary.Write(&b, binary.BigEndian, [2]uint32{4, n})
+	e := make([]byte, 62)
+	binary.BigEndian.PutUint32(e[24:], 0o100644)
+	binary.BigEndian.PutUint16(e[60:], 0xfff)
+	for i := 0; i < n; i++ {
+		b.Write(e)
+		b.Write([]byte{0, 'a', 0}) // drop nothing, add "a"
+	}
+	sum := sha1.Sum(b.Bytes())
+	b.Write(sum[:])
+	return b.Bytes()
+}
