@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "47e99360a7ed3613968e55d1877bf4856ffd8ab1788bd8f192e378a9a596a8af"
+const builtPolicyDigest = "9bf8935e23ef8e3b745ae2ca5ceaa509b44841b37d2f2738068eed1432ee7ca4"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

@@ -34,7 +34,9 @@ type Mask struct {
 // mounted.
 var credentialMasks = []string{
 	"~/.ssh", "~/.gnupg", "~/.aws", "~/.azure", "~/.config/gcloud", "~/.kube",
-	"~/.docker", "~/.netrc", "~/.git-credentials", "~/.config/gh", "~/.npmrc",
+	"~/.docker", "~/.netrc", "~/.git-credentials", "~/.config/git/credentials", "~/.config/gh", "~/.npmrc",
+	"~/.config/containers/auth.json", "~/.claude/.credentials.json", "~/.vault-token",
+	"~/.terraform.d/credentials.tfrc.json",
 	"~/.pypirc", "~/.cargo/credentials*", "~/.password-store",
 	"~/.local/share/keyrings", "~/.mozilla", "~/.config/google-chrome",
 	"~/.config/chromium", "/etc/ssh/ssh_host_*",
