@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,5 +227,31 @@ func TestHostViewDelegateTargets(t *testing.T) {
 		{Source: sock, Target: DelegateSocket, Readonly: RW(true), Internal: true}}}
 	if _, err := Resolve(spec, f.host); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An --exclude that names nothing, or a whole system directory of the
+// grants view (which setup could not hold: it failed inside the sandbox),
+// is refused at planning; the same directory in the host view is masked.
+func TestExcludeRefusals(t *testing.T) {
+	f := viewFixture(t)
+	for _, c := range []struct {
+		view, exclude string
+		refused       bool
+	}{
+		{ViewGrants, "", true},
+		{ViewHost, "", true},
+		{ViewGrants, "/etc", true},
+		{ViewGrants, "/usr/", true},
+		{ViewGrants, "/etc/hostname", false},
+		{ViewHost, "/etc", false},
+	} {
+		_, err := Resolve(Spec{Command: []string{"x"}, View: c.view, Exclude: []string{c.exclude}}, f.host)
+		if got := err != nil; got != c.refused {
+			t.Errorf("view %s, --exclude %q: err %v, want refused %v", c.view, c.exclude, err, c.refused)
+		}
+		if err != nil && !errors.Is(err, ErrRefused) {
+			t.Errorf("view %s, --exclude %q: %v is not a refusal", c.view, c.exclude, err)
+		}
 	}
 }

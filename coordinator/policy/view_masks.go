@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -139,7 +140,7 @@ func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
 		}
 	}
 	for _, e := range excludes {
-		w, err := excludeWant(e, h)
+		w, err := excludeWant(e, view, h)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +159,10 @@ func expandMask(t string, h Host) []maskWant {
 	return []maskWant{{path: p, why: why, glob: isGlob(filepath.Base(t))}}
 }
 
-func excludeWant(e string, h Host) (maskWant, error) {
+func excludeWant(e, view string, h Host) (maskWant, error) {
+	if e == "" {
+		return maskWant{}, refuse(`""`, "an empty --exclude names no path", "leave it out, or name the path to hide")
+	}
 	p := expandHome(e, h.Home)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(h.Cwd, p)
@@ -167,6 +171,9 @@ func excludeWant(e string, h Host) (maskWant, error) {
 	switch {
 	case p == "/":
 		return maskWant{}, refuse(e, "--exclude / would hide everything", "use --view grants and grant what the command needs")
+	case view != ViewHost && filepath.Dir(p) == "/" && slices.Contains(systemCandidates, p):
+		return maskWant{}, refuse(e, "it is a whole system directory, which the grants view shows whole or not at all",
+			"exclude the paths inside it that must stay hidden (--exclude "+p+"/NAME), or use --view host")
 	case within(p, "/proc") || within(p, "/dev"):
 		return maskWant{}, refuse(e, "the sandbox has its own /proc and /dev; nothing of the host's shows there", "drop this --exclude")
 	}
