@@ -168,7 +168,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	// cut short by a requester that ends meanwhile.
 	unwatch := watchRequester(requester, io.Err, plan.Parent, id) // within_watch.go
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir.path,
-		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }})
+		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }, Signals: held.signals()})
 	unwatch()
 	held.ended()
 	egressEvents.Open()
