@@ -33,6 +33,7 @@ func TestPrimeSignals(t *testing.T) {
 	}{
 		{"int-unheld", syscall.SIGINT, 0, ""},
 		{"term-after-release", syscall.SIGTERM, 0, ""},
+		{"int-while-released", syscall.SIGINT, 0, ""},
 		{"int-held", 0, 0, "survived"},
 		{"int-held-handed-on", 0, 0, "the backend got interrupt\nsurvived"},
 		{"term-after-ended", 0, 0, "terminated: the sandbox has ended"},
@@ -83,6 +84,20 @@ func primeChild(name string) {
 		time.Sleep(100 * time.Millisecond)
 		h.release()
 		self(syscall.SIGTERM)
+	case "int-while-released":
+		// A signal as the hold ends, once its channel takes no more: no
+		// catch takes it, so it ends the process. It was counted held
+		// still, and lost.
+		h := holdSignals(io.Discard)
+		afterStop = func() {
+			seen := make(chan os.Signal, 1)
+			signal.Notify(seen, syscall.SIGINT)
+			self(syscall.SIGINT)
+			<-seen
+			signal.Stop(seen)
+			flushPrimer()
+		}
+		h.release()
 	case "int-held":
 		h := holdSignals(io.Discard)
 		defer h.release()
