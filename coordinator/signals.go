@@ -45,6 +45,27 @@ func holdSignals(errw io.Writer) *signalHold {
 	return h
 }
 
+// relay passes what from sends on as if the process had received it,
+// until release. What from sent before waits for the hold.
+func (h *signalHold) relay(from <-chan os.Signal) {
+	if from == nil {
+		return
+	}
+	go func() {
+		for {
+			select {
+			case s := <-from:
+				select {
+				case h.ch <- s:
+				default: // as the runtime's delivery to a full channel
+				}
+			case <-h.stop:
+				return
+			}
+		}
+	}()
+}
+
 // signals is what the hold has caught, for the backend to pass on; it
 // has no other reader until ended.
 func (h *signalHold) signals() <-chan os.Signal { return h.ch }
