@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -52,7 +53,8 @@ func (l *Launcher) admitWaiting(ctx context.Context, wait time.Duration, b backe
 	defer t.Leave()
 	sig := make(chan os.Signal, 1)
 	catch(sig, waitSignals) // signals_prime.go: PrimeSignals leaves these to the wait
-	defer uncatch(sig, waitSignals)
+	uncaught := sync.OnceFunc(func() { uncatch(sig, waitSignals) })
+	defer uncaught()
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	said := false
@@ -63,8 +65,12 @@ func (l *Launcher) admitWaiting(ctx context.Context, wait time.Duration, b backe
 		}
 		q, reaped, err := l.Registry.TryAdmit(e, c, foreign, t)
 		l.cleanAfter(ctx, reaped)
-		if err != nil || q.Admitted {
+		if err != nil {
 			return err
+		}
+		if q.Admitted {
+			uncaught()
+			return l.keepSlot(e.ID, sig)
 		}
 		if !said {
 			fmt.Fprintf(errw, "acbox: waiting up to %v for a sandbox slot: %s (Ctrl-C gives up)\n", wait, waitingFor(q, c))
@@ -79,6 +85,20 @@ func (l *Launcher) admitWaiting(ctx context.Context, wait time.Duration, b backe
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	}
+}
+
+// keepSlot ends a wait that got its slot, unless a signal came while the
+// wait looked (sig holds all the wait caught, its catch ended): then the
+// launch gives up as during the wait, and the slot's entry is removed.
+// Returning admitted left such a signal unread, and the member ran.
+func (l *Launcher) keepSlot(id string, sig <-chan os.Signal) error {
+	select {
+	case s := <-sig:
+		l.Registry.Remove(id)
+		return &Interrupted{Signal: s}
+	default:
+		return nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -182,9 +183,12 @@ func (b *broker) handle(c *net.UnixConn) {
 	req.Spec.Parent, req.Spec.Depth = b.id, b.parent.Depth+1
 	child := *b.l
 	child.Events = NewEvents(eventRelay{c, b.l.Events})
+	// Until the request ends (untrack closes c), the client's signals.
+	sigs := make(chan os.Signal, 16)
+	go recvSignals(io.MultiReader(bytes.NewReader(req.after), c), sigs) // wire_signals.go
 	// The child's checks after the run (afterRun) print their findings on
 	// files[2], the requester's standard error.
-	r, err := child.Run(context.Background(), Request{Spec: req.Spec, Stdio: Stdio{files[0], files[1], files[2]}, Check: b.check, Report: req.Report})
+	r, err := child.Run(context.Background(), Request{Spec: req.Spec, Stdio: Stdio{files[0], files[1], files[2]}, Check: b.check, Report: req.Report, Signals: sigs})
 	if req.Report && r != nil && r.Outcome != nil {
 		reply(c, nestedReply{Report: r.Report, ExitScan: r.Scan})
 	}

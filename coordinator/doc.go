@@ -42,7 +42,9 @@
 //     and holds the signals that would end acbox before its checks
 //     (PrimeSignals, for a process that handles no signals itself,
 //     catches them while the launch is planned, off its path);
-//  7. asks the backend to run the member; once it runs, the entry gets its
+//  7. asks the backend to run the member, handing it the hold's channel
+//     (backend.LaunchIO.Signals), so a signal caught before the backend
+//     began reaches the member too; once it runs, the entry gets its
 //     pid 1 and the started event is emitted;
 //  8. after the backend returns, on every way out (the member's exit, a
 //     failed launch, a held signal): ends the nested children, moves

@@ -52,6 +52,7 @@ type fakeBackend struct {
 	launchErr error // Launch's error
 	code      int
 	during    func(p *policy.Plan, io backend.LaunchIO) // runs inside Launch
+	onLive    func()                                    // runs inside Live (admission)
 	j         *journal
 	mu        sync.Mutex
 	plans     []*policy.Plan
@@ -67,7 +68,12 @@ func (f *fakeBackend) Available(ctx context.Context) backend.Availability {
 
 func (f *fakeBackend) Lacks(p *policy.Plan) []string { return f.lacks }
 
-func (f *fakeBackend) Live(ctx context.Context) ([]string, error) { return f.live, f.liveErr }
+func (f *fakeBackend) Live(ctx context.Context) ([]string, error) {
+	if f.onLive != nil {
+		f.onLive()
+	}
+	return f.live, f.liveErr
+}
 
 func (f *fakeBackend) Cleanup(ctx context.Context, live func(string) bool) ([]string, error) {
 	f.j.add(f.name + ".cleanup")

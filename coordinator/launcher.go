@@ -48,6 +48,11 @@ type Request struct {
 	Check func(*policy.Plan) error
 	// Report asks for the full exit scan (a walk before the run as well).
 	Report bool
+	// Signals are signals for this launch alone (a nested client's,
+	// through the broker): from when the launch holds the signals of the
+	// process until it releases them, they are passed on to the member as
+	// those are; nil: none.
+	Signals <-chan os.Signal
 }
 
 // Result is what a launch that got as far as starting the member
@@ -104,7 +109,7 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	if br != nil {
 		go br.serve(plan)
 	}
-	r, err := l.launch(ctx, &c, plan, req.Stdio, id, dir, br, scan, requester)
+	r, err := l.launch(ctx, &c, plan, req, id, dir, br, scan, requester)
 	return r, withID(id, err)
 }
 
@@ -128,7 +133,8 @@ func acquireHome(c *Cleanup, plan *policy.Plan) error {
 // backend has been asked to start the member, what follows (afterRun)
 // happens on every way out: the member's exit, a failed launch, a signal
 // to acbox (held meanwhile), a broker whose requests hang.
-func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io Stdio, id string, dir *runDir, br *broker, scan ScanCheck, requester []int) (*Result, error) {
+func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, req Request, id string, dir *runDir, br *broker, scan ScanCheck, requester []int) (*Result, error) {
+	io := req.Stdio
 	b, err := l.backendFor(plan)
 	if err != nil {
 		return nil, err
@@ -164,11 +170,12 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, io
 	}
 	held := holdSignals(io.Err)
 	c.Add(held.release)
+	held.relay(req.Signals)
 	// The watch ends with the sandbox: the checks after the run are not
 	// cut short by a requester that ends meanwhile.
 	unwatch := watchRequester(requester, io.Err, plan.Parent, id) // within_watch.go
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir.path,
-		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }})
+		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }, Signals: held.signals()})
 	unwatch()
 	held.ended()
 	egressEvents.Open()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -19,8 +20,16 @@ import (
 // relays the child's events to events. It returns the child's exit
 // status, or the broker's refusal as a *BrokerError carrying its exit
 // status. With report set, the broker sends the child's enforcement
-// report and exit scan back, and report is called with them.
+// report and exit scan back, and report is called with them. From its
+// start until it returns, Nested catches the signals acbox passes on to a
+// member (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH)
+// and sends them to the broker, which passes them on to the child's
+// member as acbox passes its own on: it is for a process whose only
+// signal handling is this.
 func Nested(sock string, spec policy.Spec, io Stdio, events *Events, report func(*policy.Report, json.RawMessage) error) (int, error) {
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, nestedSignals...)
+	defer signal.Stop(sigs)
 	absolutize(&spec)
 	passEnvHere(&spec)
 	addr := &net.UnixAddr{Name: sock, Net: "unix"}
@@ -32,6 +41,9 @@ func Nested(sock string, spec policy.Spec, io Stdio, events *Events, report func
 	if err := sendRequest(c, nestedRequest{Spec: spec, Report: report != nil}, []*os.File{io.In, io.Out, io.Err}); err != nil {
 		return 0, fmt.Errorf("%w: nested launch: %w", policy.ErrCannotSandbox, err)
 	}
+	done := make(chan struct{})
+	defer close(done)
+	go sendSignals(c, sigs, done) // wire_signals.go
 	return readReplies(bufio.NewReader(c), events, report)
 }
 

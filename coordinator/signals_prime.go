@@ -3,6 +3,7 @@ package coordinator
 import (
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -17,61 +18,78 @@ import (
 // before the clone of pid 1 and eight after pid 1 was reaped.
 // PrimeSignals moves seven of the first eight off that path and removes
 // seven of the last: the held signals are caught from a goroutine while
-// the launch is planned, and stay caught until the process exits, so the
-// holds only count references. Between holds (before the first, after the
-// last) the primer replays what the runtime would have done, so acbox
-// ends on them exactly when it did before.
+// the launch is planned, and stay caught until the process exits. The
+// catches of this package (a launch's hold, a wait for a slot) register
+// with it rather than with the runtime, and it hands each signal to the
+// catches in force or, with none, replays what the runtime would have
+// done, so acbox ends on it exactly when it did before.
 
-// primedSignals are heldSignals but SIGPIPE, plus SIGWINCH, which the
-// backends pass on. SIGPIPE is left out because its default cannot be
+// primedSignals are heldSignals but SIGPIPE, whose default cannot be
 // replayed from a channel: the runtime dies of it only on a write to
 // standard output or error and ignores it otherwise, and a caught
 // SIGPIPE does not say which.
 var primedSignals = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH}
 
-// holders counts, per signal, the catches of this package in force (a
-// launch's hold, a wait for an admission slot); flush is the primer's
-// (nil until PrimeSignals). Signal handling is the process's, so these
-// are too.
+// holders are the catches in force that the primer serves: each channel
+// with the signals it wants. primed are the signals the primer catches
+// and flush is its (both nil until PrimeSignals). Signal handling is the
+// process's, so these are too.
 var holders = struct {
 	sync.Mutex
-	n     map[os.Signal]int
-	flush chan chan struct{}
-}{n: map[os.Signal]int{}}
+	served map[chan<- os.Signal][]os.Signal
+	primed []os.Signal
+	flush  chan chan struct{}
+}{served: map[chan<- os.Signal][]os.Signal{}}
 
-// catch delivers sigs to ch until uncatch, and counts them held. Both
-// under the holders' lock: a replay (which holds it from its
-// signal.Reset to the end) must not have its kill taken by this catch's
-// channel, which left acbox asleep in replayDefault for 10 s and then
-// exiting 128+signal instead of dying of it. A signal the primer got
-// before is replayed first (flushPrimer), not dropped as held.
+// catch delivers sigs to ch until uncatch: those the primer catches from
+// the primer, the others (SIGPIPE; a signal ignored at the start; all
+// without a primer) through signal.Notify. A signal the primer got before
+// is replayed first (flushPrimer), not handed to ch; the flush also waits
+// until the primer has caught its signals. Under the holders' lock: a
+// replay holds it from its signal.Reset to the end, and a catch that took
+// the replay's own kill left acbox asleep in replayDefault for 10 s and
+// then exiting 128+signal instead of dying of it.
 func catch(ch chan<- os.Signal, sigs []os.Signal) {
 	flushPrimer()
 	holders.Lock()
 	defer holders.Unlock()
-	signal.Notify(ch, sigs...)
+	var served, own []os.Signal
 	for _, s := range sigs {
-		holders.n[s]++
+		if slices.Contains(holders.primed, s) {
+			served = append(served, s)
+		} else {
+			own = append(own, s)
+		}
+	}
+	if len(served) > 0 {
+		holders.served[ch] = served
+	}
+	if len(own) > 0 {
+		signal.Notify(ch, own...)
 	}
 }
 
-// uncatch ends catch. The primer sees every signal delivered to ch before
-// this (signal.Stop waits until they are delivered, to its channel too)
-// while sigs are still counted held, so a signal the catch took is never
-// replayed as well.
+// uncatch ends catch. What the primer got before is handed to ch first;
+// from then on the primer replays what no other catch takes. The primer
+// hands a signal over or replays it under the holders' lock, so each
+// signal is taken by the catches or replayed, never both (a wait that gave
+// up on a Ctrl-C was killed by its replay before it removed its ticket)
+// and never neither (a count of catches dropped only after ch stopped
+// receiving let the primer drop a signal as held that no catch took).
 func uncatch(ch chan<- os.Signal, sigs []os.Signal) {
-	signal.Stop(ch)
 	flushPrimer()
-	count(sigs, -1)
-}
-
-func count(sigs []os.Signal, d int) {
 	holders.Lock()
-	defer holders.Unlock()
-	for _, s := range sigs {
-		holders.n[s] += d
+	delete(holders.served, ch)
+	holders.Unlock()
+	signal.Stop(ch)
+	if afterStop != nil {
+		afterStop()
 	}
 }
+
+// afterStop is a test hook: it runs in uncatch once ch receives no more
+// signals.
+var afterStop func()
 
 // PrimeSignals is for a process whose only signal handling is this
 // package's (acbox run, before its launch): it starts catching
@@ -85,11 +103,7 @@ func count(sigs []os.Signal, d int) {
 func PrimeSignals() { primeSignals(nil) }
 
 func primeSignals(caught chan<- struct{}) {
-	flush := make(chan chan struct{})
-	holders.Lock()
-	holders.flush = flush
-	holders.Unlock()
-	// Read here, not in the goroutine: a hold's signal.Notify, should it
+	// Read here, not in the goroutine: a catch's signal.Notify, should it
 	// come first, clears a signal's ignored state.
 	var sigs []os.Signal
 	for _, s := range primedSignals {
@@ -97,14 +111,20 @@ func primeSignals(caught chan<- struct{}) {
 			sigs = append(sigs, s)
 		}
 	}
+	flush := make(chan chan struct{})
+	holders.Lock()
+	holders.flush, holders.primed = flush, sigs
+	holders.Unlock()
 	go prime(sigs, caught, flush)
 }
 
-// prime catches sigs and replays what nothing holds; caught is
-// closed once they are caught (tests wait for it). A request on flush is
-// answered once every signal already delivered has been seen.
+// prime catches sigs and hands each to the catches that want it (or
+// replays it); caught is closed once they are caught (tests wait for
+// it). A request on flush is answered once every signal already
+// delivered has been seen.
 func prime(sigs []os.Signal, caught chan<- struct{}, flush <-chan chan struct{}) {
-	ch := make(chan os.Signal, 4)
+	// Every primed signal of every catch passes here: room for a burst.
+	ch := make(chan os.Signal, 16)
 	signal.Notify(ch, sigs...)
 	if caught != nil {
 		close(caught)
@@ -112,7 +132,7 @@ func prime(sigs []os.Signal, caught chan<- struct{}, flush <-chan chan struct{})
 	for {
 		select {
 		case s := <-ch:
-			replayDefault(s)
+			dispatch(s)
 		case done := <-flush:
 			drain(ch)
 			close(done)
@@ -124,11 +144,32 @@ func drain(ch <-chan os.Signal) {
 	for {
 		select {
 		case s := <-ch:
-			replayDefault(s)
+			dispatch(s)
 		default:
 			return
 		}
 	}
+}
+
+// dispatch hands s to every catch that wants it, as the runtime would (a
+// full channel misses it), or, when none does, replays its default.
+func dispatch(s os.Signal) {
+	holders.Lock()
+	taken := false
+	for ch, sigs := range holders.served {
+		if slices.Contains(sigs, s) {
+			taken = true
+			select {
+			case ch <- s:
+			default:
+			}
+		}
+	}
+	if taken {
+		holders.Unlock()
+		return
+	}
+	replayDefault(s)
 }
 
 // flushPrimer returns once the primer has seen every signal delivered so
@@ -145,16 +186,13 @@ func flushPrimer() {
 }
 
 // replayDefault ends the process on s as the runtime's default would,
-// unless s is held or its default takes no action. It keeps the holders'
-// lock: no hold (and so no launch) begins while the process ends.
+// unless its default takes no action. It is called with the holders'
+// lock and keeps it while the process ends: no catch (and so no launch)
+// begins meanwhile.
 func replayDefault(s os.Signal) {
 	switch s {
 	case unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT:
 	default:
-		return
-	}
-	holders.Lock()
-	if holders.n[s] > 0 {
 		holders.Unlock()
 		return
 	}

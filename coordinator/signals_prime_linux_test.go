@@ -17,7 +17,9 @@ import (
 // SIGQUIT with a stack dump and status 2, SIGUSR1 and SIGWINCH nothing, a
 // SIGHUP ignored at the start stays ignored), before the first hold and
 // after the last; a held one does not end it, nor one a wait for a slot
-// takes (and then stops waiting). Each case runs in a child process, which signals itself.
+// takes (and then stops waiting). What a hold takes is on its channel for
+// the backend until ended, and answered after. Each case runs in a child
+// process, which signals itself.
 func TestPrimeSignals(t *testing.T) {
 	if c := os.Getenv("ACBOX_PRIME_CASE"); c != "" {
 		primeChild(c)
@@ -31,7 +33,10 @@ func TestPrimeSignals(t *testing.T) {
 	}{
 		{"int-unheld", syscall.SIGINT, 0, ""},
 		{"term-after-release", syscall.SIGTERM, 0, ""},
+		{"int-while-released", syscall.SIGINT, 0, ""},
 		{"int-held", 0, 0, "survived"},
+		{"int-held-handed-on", 0, 0, "the backend got interrupt\nsurvived"},
+		{"term-after-ended", 0, 0, "terminated: the sandbox has ended"},
 		{"int-waiting", 0, 0, "wait got interrupt\nsurvived"},
 		{"quit-unheld", 0, 2, "SIGQUIT: quit"},
 		{"usr1-unheld", 0, 0, "survived"},
@@ -79,10 +84,41 @@ func primeChild(name string) {
 		time.Sleep(100 * time.Millisecond)
 		h.release()
 		self(syscall.SIGTERM)
+	case "int-while-released":
+		// A signal as the hold ends, once its channel takes no more: no
+		// catch takes it, so it ends the process. It was counted held
+		// still, and lost.
+		h := holdSignals(io.Discard)
+		afterStop = func() {
+			seen := make(chan os.Signal, 1)
+			signal.Notify(seen, syscall.SIGINT)
+			self(syscall.SIGINT)
+			<-seen
+			signal.Stop(seen)
+			flushPrimer()
+		}
+		h.release()
 	case "int-held":
 		h := holdSignals(io.Discard)
 		defer h.release()
 		self(syscall.SIGINT)
+	case "int-held-handed-on":
+		// The hold's channel is the backend's (LaunchIO.Signals) until
+		// ended: what the hold took is there, not answered or dropped.
+		h := holdSignals(os.Stdout)
+		defer h.release()
+		self(syscall.SIGINT)
+		select {
+		case s := <-h.signals():
+			fmt.Println("the backend got", s)
+		case <-time.After(5 * time.Second):
+			fmt.Println("the hold kept the signal from the backend")
+		}
+	case "term-after-ended":
+		h := holdSignals(os.Stdout)
+		defer h.release()
+		h.ended()
+		self(syscall.SIGTERM)
 	case "int-waiting":
 		// As admitWaiting: the wait takes the signal and ends; the primer
 		// must not replay it as well, however late it sees it.

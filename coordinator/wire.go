@@ -22,11 +22,16 @@ import (
 //	client -> broker: 4-byte big-endian length, then that many bytes of
 //	                  JSON {"spec": ...}, the first segment carrying the
 //	                  client's stdin, stdout and stderr (SCM_RIGHTS)
+//	                  then JSON lines {"signal": N}, one for each signal
+//	                  the client caught (wire_signals.go)
 //	broker -> client: JSON lines: events as on --status-fd, then one
 //	                  {"exit": N} or {"error": "...", "code": N}
 type nestedRequest struct {
 	Spec   policy.Spec `json:"spec"`
 	Report bool        `json:"report,omitempty"` // send the enforcement report and exit scan back
+	// after is what the broker read past the request: the start of the
+	// client's signal lines.
+	after []byte
 }
 
 type nestedReply struct {
@@ -102,6 +107,7 @@ func recvRequest(c *net.UnixConn) (nestedRequest, []*os.File, error) {
 		body = append(body, buf[:m]...)
 	}
 	req, err = decodeRequest(body[:size])
+	req.after = body[size:]
 	return req, files, err
 }
 

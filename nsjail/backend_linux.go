@@ -21,7 +21,7 @@ func (b Backend) Launch(p *policy.Plan, io backend.LaunchIO) (*backend.Outcome, 
 		return nil, err
 	}
 	return Launch(p, Options{ID: io.ID, Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr,
-		ProxySocket: io.ProxySocket, OnReady: io.OnReady})
+		ProxySocket: io.ProxySocket, OnReady: io.OnReady, Signals: io.Signals})
 }
 
 // Lacks implements backend.Backend. The helper checks every control itself

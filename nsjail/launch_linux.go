@@ -34,6 +34,11 @@ type Options struct {
 	// ProxySocket is the egress proxy's Unix socket; required in proxy
 	// mode. The helper gets an O_PATH descriptor of it, never the path.
 	ProxySocket string
+	// Signals are signals the caller caught before Launch and catches
+	// until it returns (backend.LaunchIO.Signals): the forwarded ones
+	// among them are passed on to the member. Nil: Launch catches the
+	// forwarded signals itself, from its start.
+	Signals <-chan os.Signal
 
 	afterOpen    func()        // test hook: after the grants are opened, before the helper starts
 	beforeMaps   func(pid int) // test hook: after pid 1's exec, before its id maps are written
@@ -50,6 +55,15 @@ var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETP
 // failed step ends the launch with an error naming the step.
 func Launch(p *policy.Plan, o Options) (*backend.Outcome, error) {
 	o = o.withDefaults()
+	// Caught from the start, so a signal sent while the sandbox is set up
+	// cannot kill acbox with its default action; supervise holds it until
+	// the member has started and then passes it on.
+	if o.Signals == nil {
+		sigs := make(chan os.Signal, 16)
+		signal.Notify(sigs, forwarded...)
+		defer signal.Stop(sigs)
+		o.Signals = sigs
+	}
 	if err := checkRlimitRoom(p.Limits); err != nil {
 		return nil, err
 	}
@@ -120,12 +134,6 @@ type launch struct {
 }
 
 func (l *launch) run() (*backend.Outcome, error) {
-	// Caught from the start, so a signal sent while the sandbox is set up
-	// cannot kill acbox with its default action; supervise holds it until
-	// the member has started and then passes it on.
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, forwarded...)
-	defer signal.Stop(sigs)
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -162,7 +170,7 @@ func (l *launch) run() (*backend.Outcome, error) {
 	if l.opt.afterRelease != nil {
 		l.opt.afterRelease()
 	}
-	return l.supervise(bufio.NewReader(stR), sigs)
+	return l.supervise(bufio.NewReader(stR), l.opt.Signals)
 }
 
 // spawn starts the helper in new namespaces from a goroutine locked to its

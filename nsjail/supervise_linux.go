@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -61,6 +62,9 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Ou
 				held = nil
 			}
 		case sig := <-sigs:
+			if !slices.Contains(forwarded, sig) {
+				continue // SIGPIPE, from the caller's catch
+			}
 			if !ready {
 				held = append(held, sig)
 				continue

@@ -69,6 +69,15 @@ type LaunchIO struct {
 	// OnReady is called once the member runs, before its first instruction
 	// is guaranteed to have executed, with the enforcement report.
 	OnReady func(Started)
+	// Signals are the signals the caller caught for this launch before it
+	// called Launch (the launcher's hold) and catches until Launch
+	// returns. The backend is their only reader meanwhile: it passes on
+	// those it forwards, from the first, as it does the ones that arrive
+	// during its setup (held until the member runs), and ignores the
+	// others (SIGPIPE). Nil: the backend catches the signals it forwards
+	// itself when Launch begins; one the caller took before that would be
+	// lost.
+	Signals <-chan os.Signal
 }
 
 // Started describes a running sandbox.

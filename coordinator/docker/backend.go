@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -58,6 +59,15 @@ const StartTimeout = 30 * time.Second
 // every path out the container is removed.
 func (b Backend) Launch(p *policy.Plan, lio backend.LaunchIO) (*backend.Outcome, error) {
 	begin := time.Now()
+	// Caught from the start, so a signal sent during setup cannot kill
+	// acbox with its default action and orphan the container; supervise
+	// passes held signals on once the member is released.
+	if lio.Signals == nil {
+		sigs := make(chan os.Signal, 16)
+		signal.Notify(sigs, forwarded...)
+		defer signal.Stop(sigs)
+		lio.Signals = sigs
+	}
 	if err := b.hostSupport(); err != nil {
 		return nil, err
 	}
@@ -117,7 +127,7 @@ func (b Backend) prepare(ctx context.Context, c *engine.Client, p *policy.Plan, 
 		g.close()
 		return nil, err
 	}
-	return &launch{b: b, c: c, s: s, gate: g, held: h, io: withStreams(lio)}, nil
+	return &launch{b: b, c: c, s: s, gate: g, held: h, io: withStreams(lio), sigs: lio.Signals}, nil
 }
 
 // exe is the acbox binary to bind. It must not lie inside one of this

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -26,9 +25,9 @@ type launch struct {
 	id    string // container id once created
 	begin time.Time
 	exit  chan exitResult
-	conn  net.Conn // the gate connection, open while the member runs
-	pid   int      // host pid of the container's pid 1, once started
-	sigs  chan os.Signal
+	conn  net.Conn         // the gate connection, open while the member runs
+	pid   int              // host pid of the container's pid 1, once started
+	sigs  <-chan os.Signal // the caller's (LaunchIO.Signals) or Launch's own
 	// execFail gets the init's report of a member command it could not
 	// execute, or nil (see session.execFailure).
 	execFail <-chan error
@@ -61,12 +60,6 @@ func (l *launch) remove() {
 }
 
 func (l *launch) run(ctx context.Context) (*backend.Outcome, error) {
-	// Caught from the start, so a signal sent during setup cannot kill
-	// acbox with its default action and orphan the container; supervise
-	// passes held signals on once the member is released.
-	l.sigs = make(chan os.Signal, 16)
-	signal.Notify(l.sigs, forwarded...)
-	defer signal.Stop(l.sigs)
 	if err := l.create(ctx); err != nil {
 		return nil, err
 	}

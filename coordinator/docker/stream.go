@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,7 +66,9 @@ func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report)
 	for {
 		select {
 		case sig := <-l.sigs:
-			l.c.ContainerKill(ctx, l.id, unixName(sig))
+			if slices.Contains(forwarded, sig) { // not SIGPIPE or SIGWINCH from the caller's catch
+				l.c.ContainerKill(ctx, l.id, unixName(sig))
+			}
 		case r := <-l.exit:
 			l.drain(st)
 			if r.err != nil && r.code < 0 {

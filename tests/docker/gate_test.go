@@ -21,6 +21,13 @@ import (
 // launch runs a plan through the backend in this process, with hooks.
 func (e *env) launch(t *testing.T, spec policy.Spec, hooks docker.Hooks) (*backend.Outcome, error) {
 	t.Helper()
+	return e.launchSignals(t, spec, hooks, nil)
+}
+
+// launchSignals is launch with LaunchIO.Signals: the signals the caller
+// caught, as the launcher's hold passes them (nil: the backend catches).
+func (e *env) launchSignals(t *testing.T, spec policy.Spec, hooks docker.Hooks, sigs <-chan os.Signal) (*backend.Outcome, error) {
+	t.Helper()
 	h, err := policy.HostFromEnv()
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +41,7 @@ func (e *env) launch(t *testing.T, spec policy.Spec, hooks docker.Hooks) (*backe
 	null, _ := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	defer null.Close()
 	b := docker.Backend{Exe: e.bin, Hooks: hooks}
-	return b.Launch(p, backend.LaunchIO{Stdin: null, Stdout: null, Stderr: null})
+	return b.Launch(p, backend.LaunchIO{Stdin: null, Stdout: null, Stderr: null, Signals: sigs})
 }
 
 // TestSymlinkSwapCaught swaps a read grant for a symlink to another

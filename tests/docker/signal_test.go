@@ -42,3 +42,25 @@ func TestSignalBeforeSupervise(t *testing.T) {
 	}
 	e.noneLeft(t)
 }
+
+// TestSignalsFromCaller: a signal the caller caught before Launch (the
+// launcher's hold, LaunchIO.Signals) is passed on once the member runs,
+// as one during the setup is; SIGPIPE, which the hold catches too, is
+// not. The backend's own catch began only after the daemon's checks and
+// the container's creation (tens of milliseconds), and the launcher's
+// hold took a signal sent meanwhile and dropped it: the member ran on.
+func TestSignalsFromCaller(t *testing.T) {
+	e := setup(t)
+	sigs := make(chan os.Signal, 2)
+	sigs <- syscall.SIGPIPE
+	sigs <- syscall.SIGTERM
+	start := time.Now()
+	out, err := e.launchSignals(t, policy.Spec{Command: []string{"sleep", "30"}}, docker.Hooks{}, sigs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Code != 128+int(syscall.SIGTERM) {
+		t.Fatalf("member exited %d after %v, want %d (killed by the SIGTERM the caller caught)", out.Code, time.Since(start).Round(time.Millisecond), 128+int(syscall.SIGTERM))
+	}
+	e.noneLeft(t)
+}

@@ -17,9 +17,10 @@
 //     runs in the container the parent checked;
 //  5. only when the parent released it, runs the member with exactly the
 //     released environment and RLIMIT_DATA at the plan's data limit,
-//     passes signals on (SIGINT only without a terminal: on one, Ctrl-C
-//     already reaches the member's process group), kills the member when
-//     the parent is gone, and returns its exit status (128+N for signal N;
+//     passes signals on (SIGINT on a terminal too: acbox's terminal is
+//     raw then, so a Ctrl-C reaches the member through the container's
+//     terminal and sends acbox none), kills the member when the parent is
+//     gone, and returns its exit status (128+N for signal N;
 //     127 when the command is not found, 126 when it cannot start).
 //
 // It never runs the member on any other path: every failure before the

@@ -3,8 +3,12 @@ package initproc
 import (
 	"errors"
 	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/docker/gate"
 	"github.com/acbox/acbox/coordinator/policy"
@@ -76,4 +80,45 @@ func TestParentGone(t *testing.T) {
 	if e, _ := os.ReadFile(errf.Name()); !strings.Contains(string(e), "the parent is gone") {
 		t.Errorf("stderr %q", e)
 	}
+}
+
+// TestSignalOnTerminal: on a terminal too, every signal the parent passes
+// on reaches the member, SIGINT included. The init dropped SIGINT there,
+// on the view that Ctrl-C reaches the member through its terminal; but
+// with acbox's terminal raw, Ctrl-C sends acbox no signal at all, so a
+// SIGINT it passes on came from kill(1) or from a Ctrl-C during the setup,
+// before the terminal went raw, and was lost.
+func TestSignalOnTerminal(t *testing.T) {
+	master, slave := openPty(t)
+	defer master.Close()
+	defer slave.Close()
+	errf, _ := os.CreateTemp(t.TempDir(), "err")
+	c := Config{Stdin: slave, Stdout: slave, Stderr: errf}.streams()
+	rel := &gate.Released{Env: []string{"PATH=/usr/bin:/bin"}, ParentGone: make(chan struct{})}
+	sigs := make(chan os.Signal, 1)
+	sigs <- syscall.SIGINT
+	if got := c.runMember([]string{"sleep", "10"}, rel, 0, sigs); got != 128+int(syscall.SIGINT) {
+		t.Errorf("status %d, want %d (the member killed by the SIGINT passed on)", got, 128+int(syscall.SIGINT))
+	}
+}
+
+// openPty opens a pseudo-terminal pair.
+func openPty(t *testing.T) (master, slave *os.File) {
+	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	master = os.NewFile(uintptr(m), "ptmx")
+	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(m, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return master, slave
 }

@@ -9,9 +9,6 @@ import (
 	"strings"
 	"syscall"
 
-	"golang.org/x/sys/unix"
-	"golang.org/x/term"
-
 	"github.com/acbox/acbox/coordinator/docker/gate"
 	"github.com/acbox/acbox/coordinator/policy"
 )
@@ -37,15 +34,14 @@ func (c Config) runMember(argv []string, rel *gate.Released, data uint64, sigs <
 	if err := startWithData(m, data); err != nil {
 		return c.execFailed(rel, argv[0], path, err)
 	}
-	// On a terminal, Ctrl-C already reaches the member's process group.
-	tty := term.IsTerminal(int(c.Stdin.Fd()))
+	// SIGINT too on a terminal: acbox's own terminal is raw then, so a
+	// Ctrl-C reaches the member through the container's terminal and
+	// sends acbox nothing; a SIGINT acbox passes on came another way.
 	go func() {
 		for {
 			select {
 			case sig := <-sigs:
-				if sig != unix.SIGINT || !tty {
-					m.Process.Signal(sig)
-				}
+				m.Process.Signal(sig)
 			case <-rel.ParentGone:
 				fmt.Fprintln(c.Stderr, "acbox: the parent is gone; ending the member")
 				m.Process.Kill()
