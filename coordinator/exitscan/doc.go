@@ -55,8 +55,9 @@
 // each grant is opened with openat2(RESOLVE_NO_SYMLINKS), every directory
 // below relative to its parent with O_NOFOLLOW, every entry judged by
 // fstatat(AT_SYMLINK_NOFOLLOW); a symlink's target is judged as written.
-// File capabilities are read with lgetxattr of the entry under its open
-// directory (/proc/self/fd/DIRFD/NAME), only for a regular file whose
+// File capabilities are read with getxattrat(AT_SYMLINK_NOFOLLOW) of the
+// entry under its open directory (before Linux 6.13, lgetxattr of
+// /proc/self/fd/DIRFD/NAME), only for a regular file whose
 // ctime is at or after the launch (a file the member did not touch keeps
 // any it had; the walk before the run reads none). Its system calls go through package coordinator/sys.
 //

@@ -176,3 +176,33 @@ func copyTestBinary(t *testing.T, dir string) string {
 	}
 	return exe
 }
+
+// TestHasCapsBothWays: getxattrat and its fallback (lgetxattr through
+// /proc/self/fd) agree on a file with capabilities, one without, and a
+// symlink (never followed) to the first; each answers on its own.
+func TestHasCapsBothWays(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving a file capabilities (security.capability) takes CAP_SETFCAP: run as root")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "plain"), nil, 0o755)
+	os.WriteFile(filepath.Join(dir, "capped"), nil, 0o755)
+	setCaps(t, filepath.Join(dir, "capped"))
+	os.Symlink("capped", filepath.Join(dir, "link"))
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	for _, fallback := range []bool{false, true} {
+		w := &walker{noXattrat: fallback}
+		for name, want := range map[string]bool{"plain": false, "capped": true, "link": false} {
+			if got, err := w.hasCaps(fd, name); err != nil || got != want {
+				t.Errorf("fallback=%v %s: %v, %v; want %v", fallback, name, got, err, want)
+			}
+		}
+		if w.noXattrat != fallback {
+			t.Logf("getxattrat is missing here: only the fallback was tested")
+		}
+	}
+}

@@ -58,6 +58,9 @@ type walker struct {
 	// run (walk_listed_linux.go); nil after it.
 	listed  *policy.Listings
 	readers []*dirents.Reader // one per level: a read is nested in its parent's
+	// noXattrat: getxattrat is missing or refused; read file
+	// capabilities through /proc/self/fd (filecaps_linux.go)
+	noXattrat bool
 }
 
 // levelBuf is each level's getdents buffer: most directories in one call,

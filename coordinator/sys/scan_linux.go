@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strconv"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -74,4 +75,30 @@ func RemovexattrPath(fd int, attr string) error {
 func FchownPath(fd, uid, gid int) error {
 	p := fdName(fd)
 	return pathErr("chown", p, func() error { return unix.Chown(p, uid, gid) })
+}
+
+// Getxattrat returns the size of the extended attribute attr of the entry
+// name in dirfd (getxattrat(2), Linux 6.13; ENOSYS before), with flags
+// (AT_SYMLINK_NOFOLLOW: a link is not followed).
+func Getxattrat(dirfd int, name string, flags int, attr string) (int, error) {
+	p, err := unix.BytePtrFromString(name)
+	if err != nil {
+		return -1, &os.PathError{Op: "getxattrat", Path: name, Err: err}
+	}
+	a, err := unix.BytePtrFromString(attr)
+	if err != nil {
+		return -1, &os.PathError{Op: "getxattrat", Path: name, Err: err}
+	}
+	var args struct { // struct xattr_args: no value buffer, so the size is returned
+		value       uint64
+		size, flags uint32
+	}
+	return pathErrFD("getxattrat", name, func() (int, error) {
+		r, _, e := unix.Syscall6(unix.SYS_GETXATTRAT, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(flags),
+			uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(&args)), unsafe.Sizeof(args))
+		if e != 0 {
+			return -1, e
+		}
+		return int(r), nil
+	})
 }
