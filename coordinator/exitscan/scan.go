@@ -87,7 +87,7 @@ func (s *Scan) Finish(errw io.Writer) (*ExitScan, error) {
 	printFindings(errw, out)
 	if len(out.Unchecked) > 0 {
 		return out, fmt.Errorf("%w: %d path(s), named above; "+
-			"inspect them for set-id files before anyone runs what is in them", policy.ErrUnchecked, len(out.Unchecked))
+			"inspect them for set-id files and file capabilities before anyone runs what is in them", policy.ErrUnchecked, len(out.Unchecked))
 	}
 	return out, nil
 }
