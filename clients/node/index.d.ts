@@ -76,7 +76,7 @@ export declare const EVENT_KINDS: readonly ['started', 'egress', 'exited', 'refu
 /** The report's exit_scan: what appeared in the write grants during the run and what could not be checked. */
 export interface ExitScan {
   new_setuid?: string[]; new_devices?: string[]; new_fifos?: string[]; outside_symlinks?: string[];
-  setid_cleared?: string[]; unchecked?: string[]; git_redirects?: unknown[]; truncated?: boolean; cap?: number;
+  setid_cleared?: string[]; filecaps_cleared?: string[]; unchecked?: string[]; git_redirects?: unknown[]; truncated?: boolean; cap?: number;
   [extra: string]: unknown;
 }
 

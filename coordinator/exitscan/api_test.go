@@ -15,7 +15,7 @@ func TestExitScanJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = `{"new_setuid":[],"new_devices":[],"new_fifos":[],"outside_symlinks":[],"setid_cleared":[],` +
-		`"unchecked":[],"git_redirects":[],"truncated":false,"cap":1000000}`
+		`"filecaps_cleared":[],"unchecked":[],"git_redirects":[],"truncated":false,"cap":1000000}`
 	if string(b) != want {
 		t.Errorf("exit_scan JSON\n got %s\nwant %s", b, want)
 	}
@@ -67,6 +67,8 @@ func TestPrintFindings(t *testing.T) {
 			"acbox: a set-id file appeared or changed in a write grant during the run: /w/a; acbox removed its set-id bits\n"},
 		{"not cleared", &ExitScan{NewSetuid: []string{"/w/a"}},
 			"acbox: a set-id file appeared in a write grant: /w/a; remove it or clear the bits (chmod ug-s) before anyone runs it\n"},
+		{"file capabilities", &ExitScan{FilecapsCleared: []string{"/w/c"}},
+			"acbox: a file with file capabilities appeared or changed in a write grant during the run: /w/c; acbox removed its capabilities\n"},
 		{"device", &ExitScan{NewDevices: []string{"/w/d"}},
 			"acbox: a device node appeared in a write grant: /w/d; remove it before anyone opens it\n"},
 		{"unchecked", &ExitScan{Unchecked: []string{"/w/x: why"}}, "acbox: not checked after the run: /w/x: why\n"},
@@ -93,11 +95,12 @@ func TestDiff(t *testing.T) {
 	after.found["/w/dev"] = special{"device", "4"}
 	after.found["/w/link"] = special{"symlink", "/etc"}
 	after.unchecked = []string{"/w/deep: why"}
+	after.capsCleared["/w/capped"] = true
 	before.truncated = true
 	got := diff(before, after)
 	want := &ExitScan{NewSetuid: []string{"/w/rewritten"}, NewDevices: []string{"/w/dev"}, NewFifos: []string{},
-		OutsideSymlinks: []string{"/w/link -> /etc"}, SetidCleared: []string{"/w/rewritten"}, Unchecked: []string{"/w/deep: why"},
-		GitRedirects: []string{}, Truncated: true, Cap: Cap}
+		OutsideSymlinks: []string{"/w/link -> /etc"}, SetidCleared: []string{"/w/rewritten"},
+		FilecapsCleared: []string{"/w/capped"}, Unchecked: []string{"/w/deep: why"}, GitRedirects: []string{}, Truncated: true, Cap: Cap}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("diff\n got %+v\nwant %+v", got, want)
 	}

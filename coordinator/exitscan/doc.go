@@ -1,7 +1,10 @@
 // Package exitscan checks a sandbox's write grants after the run for what
-// outlives it: set-id programs and device nodes the member left behind.
-// A persisted home (--home) outlives the run as a write grant does, and is
-// walked as one (policy.Plan.ScanRoots); "write grant" below means both.
+// outlives it: set-id programs, programs with file capabilities and device
+// nodes the member left behind. A persisted home (--home) and a read-write
+// runtime mount (--mount SRC:DST:rw) outlive the run as a write grant
+// does, and are walked as one (policy.Plan.ScanRoots; a read-write file
+// mount is looked at as one entry, policy.Plan.ScanFiles); "write grant"
+// below means all of them.
 //
 // After every launch that got as far as starting the member (a normal
 // exit, a failed launch, a signal to acbox), once every process of the
@@ -14,13 +17,19 @@
 //     the bits of a file rewritten through a shared mapping, and a hard
 //     link to a set-id file already in the grant is no new mode at all.
 //     Each other name of a cleared inode is named too;
+//   - removes the file capabilities (security.capability) of every regular
+//     file that carries them and whose ctime is at or after the launch,
+//     for the same reasons: the kernel drops them on write, truncate and
+//     chown, not on a write through a shared mapping, and a hard link or a
+//     rename is a new name. As a user, without CAP_SETFCAP, it chowns a
+//     file it owns to its own owner and group, which drops them;
 //   - names on standard error each of those and each new device node;
 //   - names what it could not check or undo (a directory it cannot open,
-//     one deeper than 1000 levels, a set-id file it may not change, a walk
-//     cut short after [Cap] entries). Finish then returns an error of
-//     class policy.ErrUnchecked: acbox exits 124 (policy.ExitUnchecked),
-//     telling the user to inspect those paths before anyone runs what is
-//     in them.
+//     one deeper than 1000 levels, a set-id file or a file with
+//     capabilities it may not change, a walk cut short after [Cap]
+//     entries). Finish then returns an error of class
+//     policy.ErrUnchecked: acbox exits 124 (policy.ExitUnchecked), telling
+//     the user to inspect those paths before anyone runs what is in them.
 //
 // A directory the walk cannot open is not skipped quietly (a member could
 // hide a set-id file under a `chmod 000` directory): one acbox owns gets
@@ -46,12 +55,18 @@
 // each grant is opened with openat2(RESOLVE_NO_SYMLINKS), every directory
 // below relative to its parent with O_NOFOLLOW, every entry judged by
 // fstatat(AT_SYMLINK_NOFOLLOW); a symlink's target is judged as written.
-// Its system calls go through package coordinator/sys.
+// File capabilities are read with getxattrat(AT_SYMLINK_NOFOLLOW) of the
+// entry under its open directory (before Linux 6.13, lgetxattr of
+// /proc/self/fd/DIRFD/NAME), only for a regular file whose
+// ctime is at or after the launch (a file the member did not touch keeps
+// any it had; the walk before the run reads none). Its system calls go through package coordinator/sys.
 //
 // # Limits
 //
 // Only SIGKILL of acbox skips the scan. Ctime is the only clock the scan
 // trusts (the member can set mtime, not ctime, nor the system clock); the
-// launch time is taken a second early for the kernel's coarse clock.
+// launch time is taken a second early for the kernel's coarse clock. A
+// symlink in a read-write mount is judged against the grants' host paths
+// although the member wrote it against the mount's target (report only).
 // Elsewhere than Linux every write grant is named as not checked.
 package exitscan

@@ -22,6 +22,10 @@ type ExitScan struct {
 	// SetidCleared are the entries of NewSetuid whose set-id bits acbox
 	// removed after the run.
 	SetidCleared []string `json:"setid_cleared"`
+	// FilecapsCleared are the regular files that appeared or changed
+	// during the run with file capabilities (security.capability), which
+	// acbox removed after the run.
+	FilecapsCleared []string `json:"filecaps_cleared"`
 	// Unchecked names what acbox could not check or undo, each with why;
 	// any entry makes the run exit 124.
 	Unchecked []string `json:"unchecked"`
@@ -83,7 +87,7 @@ func (s *Scan) Finish(errw io.Writer) (*ExitScan, error) {
 	printFindings(errw, out)
 	if len(out.Unchecked) > 0 {
 		return out, fmt.Errorf("%w: %d path(s), named above; "+
-			"inspect them for set-id files before anyone runs what is in them", policy.ErrUnchecked, len(out.Unchecked))
+			"inspect them for set-id files and file capabilities before anyone runs what is in them", policy.ErrUnchecked, len(out.Unchecked))
 	}
 	return out, nil
 }
@@ -101,21 +105,27 @@ type snapshot struct {
 	cleared map[string]bool // set-id files whose bits the walk removed
 	// clearedIno: their inodes, so that each other name of one is named
 	clearedIno map[inode]bool
-	unchecked  []string // "PATH: why", in walk order
-	truncated  bool
+	// capsCleared: files whose file capabilities the walk removed, and
+	// capsIno their inodes (each other name of one is named too)
+	capsCleared map[string]bool
+	capsIno     map[inode]bool
+	unchecked   []string // "PATH: why", in walk order
+	truncated   bool
 }
 
 func newSnapshot() *snapshot {
-	return &snapshot{found: map[string]special{}, cleared: map[string]bool{}, clearedIno: map[inode]bool{}}
+	return &snapshot{found: map[string]special{}, cleared: map[string]bool{}, clearedIno: map[inode]bool{},
+		capsCleared: map[string]bool{}, capsIno: map[inode]bool{}}
 }
 
 type inode struct{ dev, ino uint64 }
 
 // diff reports what is in after and was not in before, and every set-id
-// file after's walk cleared (one rewritten in place keeps its identity).
+// file and file with capabilities after's walk cleared (one rewritten in
+// place keeps its identity).
 func diff(before, after *snapshot) *ExitScan {
 	out := &ExitScan{NewSetuid: []string{}, NewDevices: []string{}, NewFifos: []string{}, OutsideSymlinks: []string{},
-		SetidCleared: []string{}, Unchecked: append([]string{}, after.unchecked...), GitRedirects: []string{},
+		SetidCleared: []string{}, FilecapsCleared: []string{}, Unchecked: append([]string{}, after.unchecked...), GitRedirects: []string{},
 		Truncated: before.truncated || after.truncated, Cap: Cap}
 	for path, sp := range after.found {
 		if old, ok := before.found[path]; ok && old == sp && !after.cleared[path] {
@@ -135,7 +145,10 @@ func diff(before, after *snapshot) *ExitScan {
 	for path := range after.cleared {
 		out.SetidCleared = append(out.SetidCleared, path)
 	}
-	for _, l := range [][]string{out.NewSetuid, out.NewDevices, out.NewFifos, out.OutsideSymlinks, out.SetidCleared} {
+	for path := range after.capsCleared {
+		out.FilecapsCleared = append(out.FilecapsCleared, path)
+	}
+	for _, l := range [][]string{out.NewSetuid, out.NewDevices, out.NewFifos, out.OutsideSymlinks, out.SetidCleared, out.FilecapsCleared} {
 		sort.Strings(l)
 	}
 	return out
@@ -160,6 +173,9 @@ func printFindings(w io.Writer, s *ExitScan) {
 		} else {
 			fmt.Fprintf(w, "acbox: a set-id file appeared in a write grant: %s; remove it or clear the bits (chmod ug-s) before anyone runs it\n", p)
 		}
+	}
+	for _, p := range s.FilecapsCleared {
+		fmt.Fprintf(w, "acbox: a file with file capabilities appeared or changed in a write grant during the run: %s; acbox removed its capabilities\n", p)
 	}
 	for _, p := range s.NewDevices {
 		fmt.Fprintf(w, "acbox: a device node appeared in a write grant: %s; remove it before anyone opens it\n", p)

@@ -48,6 +48,7 @@ func TestExitScan(t *testing.T) {
 		NewFifos:        []string{filepath.Join(w, "fifo")},
 		OutsideSymlinks: []string{filepath.Join(w, "loop") + " -> " + root, filepath.Join(w, "passwd") + " -> /etc/passwd", filepath.Join(w, "sub", "up") + " -> ../../.."},
 		SetidCleared:    []string{made},
+		FilecapsCleared: []string{},
 		Unchecked:       []string{},
 		GitRedirects:    []string{},
 		Cap:             Cap,

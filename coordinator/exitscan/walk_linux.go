@@ -58,6 +58,9 @@ type walker struct {
 	// run (walk_listed_linux.go); nil after it.
 	listed  *policy.Listings
 	readers []*dirents.Reader // one per level: a read is nested in its parent's
+	// noXattrat: getxattrat is missing or refused; read file
+	// capabilities through /proc/self/fd (filecaps_linux.go)
+	noXattrat bool
 }
 
 // levelBuf is each level's getdents buffer: most directories in one call,
@@ -72,7 +75,8 @@ func (w *walker) reader(depth int) *dirents.Reader {
 	return w.readers[depth]
 }
 
-// walkGrants walks the plan's write grants and persisted home with w.
+// walkGrants walks the plan's write grants, persisted home and read-write
+// mounts (policy.Plan.ScanRoots, ScanFiles) with w.
 func walkGrants(p *policy.Plan, w *walker) *snapshot {
 	w.plan, w.snap, w.left, w.roots = p, newSnapshot(), Cap, map[string]bool{}
 	for _, g := range p.ScanRoots() {
@@ -84,6 +88,9 @@ func walkGrants(p *policy.Plan, w *walker) *snapshot {
 		} else if fd, ok := w.openRoot(g); ok {
 			w.dir(fd, g, 0)
 		}
+	}
+	for _, f := range p.ScanFiles() {
+		w.file(f)
 	}
 	if w.left < 0 {
 		w.snap.truncated = true
@@ -102,6 +109,26 @@ func (w *walker) openRoot(g string) (int, bool) {
 	}
 	defer sys.Close(parent)
 	return w.openDir(parent, filepath.Base(g), g)
+}
+
+// file looks at a read-write file mount f as at an entry of a grant,
+// through its parent, resolving no symlink.
+func (w *walker) file(f string) {
+	parent, err := sys.Openat2(unix.AT_FDCWD, filepath.Dir(f), &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
+	if err != nil {
+		w.failed(f, err)
+		return
+	}
+	defer sys.Close(parent)
+	var st unix.Stat_t
+	if err := sys.Fstatat(parent, filepath.Base(f), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		w.failed(f, err)
+		return
+	}
+	if w.left--; st.Mode&unix.S_IFMT == unix.S_IFREG {
+		w.stated(parent, filepath.Dir(f), filepath.Base(f), st, 0)
+	}
 }
 
 // openDir opens the directory name in dirfd (path), never a link.
@@ -231,6 +258,9 @@ func (w *walker) stated(dirfd int, dir, name string, st unix.Stat_t, depth int) 
 			// another name of a file cleared under an earlier one
 			w.add(path, "setuid", st)
 			w.snap.cleared[path] = true
+		}
+		if w.after && recent {
+			w.filecaps(dirfd, name, path, st)
 		}
 	case unix.S_IFCHR, unix.S_IFBLK:
 		w.add(path, "device", st)

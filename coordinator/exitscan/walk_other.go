@@ -22,7 +22,7 @@ type walker struct {
 func walkGrants(p *policy.Plan, w *walker) *snapshot {
 	s := newSnapshot()
 	if w.after {
-		for _, g := range p.ScanRoots() {
+		for _, g := range append(p.ScanRoots(), p.ScanFiles()...) {
 			s.unchecked = append(s.unchecked, g+": the exit scan runs only on Linux")
 		}
 	}

@@ -101,11 +101,34 @@ func resolveHome(s Spec, p *Plan, h Host) error {
 }
 
 // ScanRoots are the directories the checks after the run walk: the write
-// grants, and the persisted home, which outlives the run as they do.
+// grants and every read-write directory mount (the persisted home is one),
+// which outlive the run alike, each once.
 func (p *Plan) ScanRoots() []string {
 	out := p.WriteGrants()
 	if p.PersistedHome != nil {
 		out = append(out, p.PersistedHome.Path)
+	}
+	return appendRW(out, p.Mounts, "dir")
+}
+
+// ScanFiles are the read-write regular-file mounts, which the checks after
+// the run look at as they look at a file in a write grant.
+func (p *Plan) ScanFiles() []string {
+	return appendRW(nil, p.Mounts, "file")
+}
+
+// appendRW appends the source of each read-write mount of kind in ms
+// that out does not hold yet.
+func appendRW(out []string, ms []Mount, kind string) []string {
+	seen := map[string]bool{}
+	for _, s := range out {
+		seen[s] = true
+	}
+	for _, m := range ms {
+		if !m.Readonly && m.Kind == kind && !seen[m.Source] {
+			seen[m.Source] = true
+			out = append(out, m.Source)
+		}
 	}
 	return out
 }

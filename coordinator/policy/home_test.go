@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -110,5 +111,34 @@ func TestSpecHome(t *testing.T) {
 	s.Home = "a/b"
 	if _, err := Resolve(s, fx.host); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("want invalid, got %v", err)
+	}
+}
+
+// TestScanRoots: the exit scan walks every place the member can write that
+// outlives the run: write grants, the persisted home, read-write directory
+// mounts (each once), and looks at read-write file mounts; read-only
+// mounts, read grants and sockets are not its business.
+func TestScanRoots(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		plan         Plan
+		roots, files []string
+	}{
+		{"grants only", Plan{Grants: []Grant{{Path: "/w", Write: true}, {Path: "/r"}}}, []string{"/w"}, nil},
+		{"rw dir mount", Plan{Mounts: []Mount{{Source: "/m", Target: "/x", Kind: "dir"}}}, []string{"/m"}, nil},
+		{"ro dir mount", Plan{Mounts: []Mount{{Source: "/m", Target: "/x", Kind: "dir", Readonly: true}}}, nil, nil},
+		{"rw file mount", Plan{Mounts: []Mount{{Source: "/f", Target: "/x", Kind: "file"}}}, nil, []string{"/f"}},
+		{"ro file mount", Plan{Mounts: []Mount{{Source: "/f", Target: "/x", Kind: "file", Readonly: true}}}, nil, nil},
+		{"socket", Plan{Mounts: []Mount{{Source: "/s", Target: "/x", Kind: "socket"}}}, nil, nil},
+		{"home once", Plan{PersistedHome: &PersistedHome{Name: "go", Path: "/h"}, Grants: []Grant{{Path: "/w", Write: true}},
+			Mounts: []Mount{{Source: "/h", Target: "/home/u", Kind: "dir", Internal: true}, {Source: "/w", Target: "/y", Kind: "dir"}}},
+			[]string{"/w", "/h"}, nil},
+	} {
+		if got := tc.plan.ScanRoots(); !reflect.DeepEqual(got, tc.roots) {
+			t.Errorf("%s: ScanRoots %v, want %v", tc.name, got, tc.roots)
+		}
+		if got := tc.plan.ScanFiles(); !reflect.DeepEqual(got, tc.files) {
+			t.Errorf("%s: ScanFiles %v, want %v", tc.name, got, tc.files)
+		}
 	}
 }

@@ -35,9 +35,10 @@ func (r *Runner) docker() bool { return r.backend().Name() == Docker }
 // Modes are the member behaviours the lifecycle scenarios start instead of
 // the probes. The kong tags make them hidden flags of `acbox probe`.
 type Modes struct {
-	Exit       int    `hidden:"" default:"-1" help:"Exit with this status."`
-	KillSelf   int    `hidden:"" help:"Kill itself with this signal."`
-	WaitSignal bool   `hidden:"" help:"Print ready, exit 42 on SIGUSR1 (3 after 30s)."`
-	Daemon     string `hidden:"" placeholder:"FILE" help:"Start a setsid'd heartbeat child writing FILE, print ready, sleep."`
-	Heartbeat  string `hidden:"" placeholder:"FILE" help:"Write the time to FILE every 50ms for two minutes."`
+	Exit       int      `hidden:"" default:"-1" help:"Exit with this status."`
+	KillSelf   int      `hidden:"" help:"Kill itself with this signal."`
+	WaitSignal bool     `hidden:"" help:"Print ready, exit 42 on SIGUSR1 (3 after 30s)."`
+	Daemon     string   `hidden:"" placeholder:"FILE" help:"Start a setsid'd heartbeat child writing FILE, print ready, sleep."`
+	Heartbeat  string   `hidden:"" placeholder:"FILE" help:"Write the time to FILE every 50ms for two minutes."`
+	MapWrite   []string `hidden:"" sep:"none" placeholder:"FILE" help:"Rewrite FILE's first bytes through a shared mapping and hard-link it to FILE.link (repeatable)."`
 }
