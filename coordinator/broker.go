@@ -193,6 +193,7 @@ func (b *broker) handle(c *net.UnixConn) {
 	inheritLimits(&req.Spec.Limits, b.parent.Limits)
 	req.Spec.Parent, req.Spec.Depth = b.id, b.parent.Depth+1
 	child := *b.l
+	child.Host.Requester = b.parent // what Resolve reads for the member, it judges by its view
 	child.Events = NewEvents(eventRelay{c, b.l.Events})
 	// The child's checks after the run (afterRun) print their findings on
 	// files[2], the requester's standard error.
