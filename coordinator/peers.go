@@ -77,12 +77,13 @@ func (s *sandboxPeers) end() {
 }
 
 // bind binds the peers to the native backend's pid 1, the sandbox's own
-// pid namespace. A docker sandbox's init is in the daemon's view, which
+// pid namespace, when the launch keeps a socket (a broker or a proxy). A docker sandbox's init is in the daemon's view, which
 // need not be acbox's: its peers stay unbound, and its proxy socket is
 // kept by the masks alone (its broker is never made: docker refuses
 // delegation).
 func (so sockets) bind(plan *policy.Plan, st backend.Started) {
-	if plan.Backend == "native" {
+	// Only a launch with a socket pays for the reads (a few microseconds).
+	if plan.Backend == "native" && (so.br != nil || plan.Network.Mode == "proxy") {
 		so.peers.bind(st.Pid)
 	}
 }
