@@ -20,16 +20,19 @@ import (
 // broker serves nested launches for one delegating sandbox. It knows the
 // requester from the socket the request came in on (one socket per
 // sandbox, in its private run directory), never from anything the
-// requester writes, and launches only children narrower than it.
+// requester writes, answers only processes inside that sandbox (peers),
+// and launches only children narrower than it.
 type broker struct {
 	id     string // the requesting sandbox
 	ln     *net.UnixListener
 	path   string
 	l      *Launcher // launches the children, and finds them to stop
+	peers  *sandboxPeers
 	parent *policy.Plan
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	conns  map[*net.UnixConn]bool // open requests; nil once ended
+	ended  chan struct{}          // closed with conns = nil
 }
 
 // maxBrokerConns bounds the requests one sandbox may hold open at once:
@@ -41,8 +44,8 @@ const maxBrokerConns = 64
 const brokerEndWait = 30 * time.Second
 
 // startBroker listens on a 0600 socket in the sandbox's run directory;
-// its children are launched through l.
-func startBroker(l *Launcher, id, dir string) (*broker, error) {
+// its children are launched through l, for the processes peers admits.
+func startBroker(l *Launcher, id, dir string, peers *sandboxPeers) (*broker, error) {
 	path := filepath.Join(dir, "broker.sock")
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
@@ -55,7 +58,7 @@ func startBroker(l *Launcher, id, dir string) (*broker, error) {
 		return nil, err
 	}
 	c.Release()
-	return &broker{id: id, ln: ln, path: path, l: l, conns: map[*net.UnixConn]bool{}}, nil
+	return &broker{id: id, ln: ln, path: path, l: l, peers: peers, conns: map[*net.UnixConn]bool{}, ended: make(chan struct{})}, nil
 }
 
 // serve answers requests until stop; parent must be set first.
@@ -106,6 +109,9 @@ func (b *broker) closeAll() {
 	defer b.mu.Unlock()
 	for c := range b.conns {
 		c.Close()
+	}
+	if b.conns != nil {
+		close(b.ended)
 	}
 	b.conns = nil
 }
@@ -162,6 +168,12 @@ func (b *broker) stopChildren() {
 }
 
 func (b *broker) handle(c *net.UnixConn) {
+	// Before reading anything: a process of another sandbox learns no
+	// more than that it was refused.
+	if err := b.peers.Admit(c, b.ended); err != nil {
+		reply(c, errorReply(err))
+		return
+	}
 	req, files, err := recvRequest(c)
 	for _, f := range files {
 		defer f.Close()
@@ -182,6 +194,7 @@ func (b *broker) handle(c *net.UnixConn) {
 	inheritLimits(&req.Spec.Limits, b.parent.Limits)
 	req.Spec.Parent, req.Spec.Depth = b.id, b.parent.Depth+1
 	child := *b.l
+	child.Host.Requester = b.parent // what Resolve reads for the member, it judges by its view
 	child.Events = NewEvents(eventRelay{c, b.l.Events})
 	// Until the request ends (untrack closes c), the client's signals.
 	sigs := make(chan os.Signal, 16)

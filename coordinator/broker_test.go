@@ -76,7 +76,7 @@ func TestBrokerEndClosesRequests(t *testing.T) {
 	defer func(b time.Duration) { bodyWait = b }(bodyWait)
 	bodyWait = time.Minute // end must not rely on the deadline
 	dir := t.TempDir()
-	b, err := startBroker(&Launcher{Host: policy.Host{StateDir: dir}}, "test", dir)
+	b, err := startBroker(&Launcher{Host: policy.Host{StateDir: dir}}, "test", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

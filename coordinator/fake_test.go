@@ -13,7 +13,13 @@ import (
 	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
+	"github.com/acbox/acbox/coordinator/sys"
 )
+
+// The fake backends report the test process as the sandbox's pid 1, and
+// the test itself talks to the broker: its own pid namespace is the
+// sandbox's here (peers.go refuses that outside tests).
+func init() { sandboxNS = sys.PidNSOf }
 
 // journal records what the fakes saw, in order, shared by all of them.
 type journal struct {
@@ -109,7 +115,7 @@ type fakeProxies struct {
 
 type fakeProxy struct{ p *fakeProxies }
 
-func (f *fakeProxies) Start(plan *policy.Plan, id, dir string, events *Events) (Proxy, error) {
+func (f *fakeProxies) Start(plan *policy.Plan, id, dir string, events *Events, peers Peers) (Proxy, error) {
 	if f.err != nil {
 		return nil, f.err
 	}

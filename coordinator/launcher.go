@@ -77,10 +77,12 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	dir := newRunDir(l.Host.StateDir, id)
 	c.Add(dir.remove)
 	spec := req.Spec
+	peers := newSandboxPeers() // peers.go: who may use the sandbox's sockets
+	c.Add(peers.end)
 	var br *broker
 	if spec.Delegate {
 		var err error
-		if br, err = l.delegate(&spec, id, dir); err != nil {
+		if br, err = l.delegate(&spec, id, dir, peers); err != nil {
 			return nil, err
 		}
 		c.Add(br.stop)
@@ -109,7 +111,7 @@ func (l *Launcher) Run(ctx context.Context, req Request) (*Result, error) {
 	if br != nil {
 		go br.serve(plan)
 	}
-	r, err := l.launch(ctx, &c, plan, req, id, dir, br, scan, requester)
+	r, err := l.launch(ctx, &c, plan, req, id, sockets{dir, br, peers}, scan, requester)
 	return r, withID(id, err)
 }
 
@@ -129,12 +131,21 @@ func acquireHome(c *Cleanup, plan *policy.Plan) error {
 	return nil
 }
 
+// sockets are what a sandbox keeps in its run directory, and who may use
+// them.
+type sockets struct {
+	dir   *runDir
+	br    *broker // nil without delegation
+	peers *sandboxPeers
+}
+
 // launch runs one plan on its backend with this sandbox's proxy. Once the
 // backend has been asked to start the member, what follows (afterRun)
 // happens on every way out: the member's exit, a failed launch, a signal
 // to acbox (held meanwhile), a broker whose requests hang.
-func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, req Request, id string, dir *runDir, br *broker, scan ScanCheck, requester []int) (*Result, error) {
+func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, req Request, id string, so sockets, scan ScanCheck, requester []int) (*Result, error) {
 	io := req.Stdio
+	dir, br := so.dir, so.br
 	b, err := l.backendFor(plan)
 	if err != nil {
 		return nil, err
@@ -153,7 +164,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 			return nil, err
 		}
 	}
-	proxy, err := l.proxies().Start(plan, id, dir.path, egressEvents)
+	proxy, err := l.proxies().Start(plan, id, dir.path, egressEvents, so.proxyPeers(plan))
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +186,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	// cut short by a requester that ends meanwhile.
 	unwatch := watchRequester(requester, io.Err, plan.Parent, id) // within_watch.go
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir.path,
-		OnReady: func(st backend.Started) { l.started(plan, st); egressEvents.Open() }, Signals: held.signals()})
+		OnReady: func(st backend.Started) { so.bind(plan, st); l.started(plan, st); egressEvents.Open() }, Signals: held.signals()})
 	unwatch()
 	held.ended()
 	egressEvents.Open()

@@ -115,7 +115,7 @@ func TestStopAndGC(t *testing.T) {
 // socket in the run directory; a plan in another mode gets none.
 func TestEgressProxies(t *testing.T) {
 	dir := t.TempDir()
-	p, err := EgressProxies{}.Start(&policy.Plan{Network: egress.Policy{Mode: egress.ModeProxy, Allow: []egress.Rule{mustRule(t, "example.com:443")}}}, "id", dir, nil)
+	p, err := EgressProxies{}.Start(&policy.Plan{Network: egress.Policy{Mode: egress.ModeProxy, Allow: []egress.Rule{mustRule(t, "example.com:443")}}}, "id", dir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestEgressProxies(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("socket %s: %v %v", p.Socket(), fi, err)
 	}
-	if p, err := (EgressProxies{}).Start(&policy.Plan{Network: egress.Policy{Mode: egress.ModeNone}}, "id", dir, nil); p != nil || err != nil {
+	if p, err := (EgressProxies{}).Start(&policy.Plan{Network: egress.Policy{Mode: egress.ModeNone}}, "id", dir, nil, nil); p != nil || err != nil {
 		t.Errorf("a proxy for network none: %v %v", p, err)
 	}
 }

@@ -18,8 +18,9 @@ import (
 type ProxyFactory interface {
 	// Start starts the proxy for a plan in proxy mode, listening in the
 	// sandbox's private run directory dir, with each decision emitted on
-	// events; nil, nil for a plan that needs none.
-	Start(plan *policy.Plan, id, dir string, events *Events) (Proxy, error)
+	// events; nil, nil for a plan that needs none. It must serve only the
+	// connections peers admits (nil: every one).
+	Start(plan *policy.Plan, id, dir string, events *Events, peers Peers) (Proxy, error)
 }
 
 // Proxy is a running egress proxy.
@@ -29,18 +30,21 @@ type Proxy interface {
 }
 
 // EgressProxies is the ProxyFactory of package egress: one proxy per
-// sandbox on a 0600 Unix socket in its 0700 run directory, which no other
-// sandbox can reach.
+// sandbox on a 0600 Unix socket in its 0700 run directory, answering only
+// the sandbox's own pid 1 and its processes (peers.go).
 type EgressProxies struct{}
 
 // Start implements ProxyFactory.
-func (EgressProxies) Start(plan *policy.Plan, id, dir string, events *Events) (Proxy, error) {
+func (EgressProxies) Start(plan *policy.Plan, id, dir string, events *Events, peers Peers) (Proxy, error) {
 	if plan.Network.Mode != "proxy" {
 		return nil, nil
 	}
 	ln, path, err := listenPrivate(filepath.Join(dir, "proxy.sock"))
 	if err != nil {
 		return nil, fmt.Errorf("%w: egress proxy: %w", policy.ErrCannotSandbox, err)
+	}
+	if peers != nil {
+		ln = &admittedListener{Listener: ln, peers: peers, stop: make(chan struct{})}
 	}
 	p := egress.New(egress.Config{Policy: plan.Network, OnDecision: decisions(events, id)})
 	go p.Serve(ln)

@@ -48,9 +48,10 @@ func (d *runDir) remove() {
 	}
 }
 
-// delegate starts the broker and adds the two runtime mounts a delegating
-// member needs: this binary and the broker's socket.
-func (l *Launcher) delegate(spec *policy.Spec, id string, dir *runDir) (*broker, error) {
+// delegate starts the broker, which answers the processes peers admits,
+// and adds the two runtime mounts a delegating member needs: this binary
+// and the broker's socket.
+func (l *Launcher) delegate(spec *policy.Spec, id string, dir *runDir, peers *sandboxPeers) (*broker, error) {
 	exe, err := l.exe()
 	if err != nil {
 		return nil, fmt.Errorf("%w: cannot find the acbox binary to mount for delegation: %w", policy.ErrCannotSandbox, err)
@@ -58,7 +59,7 @@ func (l *Launcher) delegate(spec *policy.Spec, id string, dir *runDir) (*broker,
 	if err := dir.make(); err != nil {
 		return nil, err
 	}
-	br, err := startBroker(l, id, dir.path)
+	br, err := startBroker(l, id, dir.path, peers)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,9 @@ import (
 // sections and keys are case-insensitive, subsections are not; values
 // take quotes, the escapes \n \t \b \" \\ and a backslash before the end
 // of a line (a continuation); # and ; start a comment outside quotes. What
-// git would reject is an error here too: git would not run with it.
+// git would reject is an error here too: git would not run with it. An
+// error names the line, never what it holds: the file may be one the
+// member asking for a nested launch cannot read (requester.go).
 
 // gitConfigEntry is one setting that matters here, in file order.
 type gitConfigEntry struct {
@@ -69,7 +71,7 @@ func (p *cfgParser) run() ([]gitConfigEntry, error) {
 				return nil, err
 			}
 		default:
-			return nil, p.errf("unexpected character %q", rune(c))
+			return nil, p.errf("unexpected character")
 		}
 	}
 }
@@ -167,7 +169,7 @@ func (p *cfgParser) entry() error {
 		return p.errf("bad config line")
 	}
 	if p.section == "" {
-		return p.errf("key %q outside any section", key)
+		return p.errf("a key outside any section")
 	}
 	return p.keep(key, value, hasValue, line)
 }
@@ -251,7 +253,7 @@ func (p *cfgParser) escape(b *strings.Builder) error {
 	case '"', '\\':
 		b.WriteByte(byte(c))
 	default:
-		return p.errf("bad escape \\%c", rune(c))
+		return p.errf("bad escape")
 	}
 	return nil
 }

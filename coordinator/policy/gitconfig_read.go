@@ -35,7 +35,7 @@ func hooksPathCandidates(files []string, p *Plan, trusted map[string]bool) ([]st
 	state := []string{""}
 	for _, f := range files {
 		var err error
-		if state, err = r.file(f, 0, state); err != nil {
+		if state, err = r.file(f, 0, state, false); err != nil {
 			return nil, err
 		}
 	}
@@ -48,12 +48,14 @@ type cfgReader struct {
 	read    int
 }
 
-// file applies one config file to the set of possible values.
-func (r *cfgReader) file(path string, depth int, state []string) ([]string, error) {
-	entries, err := r.load(path, depth)
+// file applies one config file to the set of possible values. chosen: a
+// file the requesting sandbox may have written names it (requester.go).
+func (r *cfgReader) file(path string, depth int, state []string, chosen bool) ([]string, error) {
+	entries, real, err := r.load(path, depth, chosen)
 	if err != nil || entries == nil {
 		return state, err
 	}
+	chosen = chosen || (r.plan.requester != nil && r.plan.requester.mayWrite(real))
 	for _, e := range entries {
 		if !e.Include {
 			state = []string{e.Value}
@@ -62,11 +64,18 @@ func (r *cfgReader) file(path string, depth int, state []string) ([]string, erro
 		if e.Value == "" {
 			continue
 		}
-		inc, err := r.includeTarget(path, e.Value)
+		inc, err := r.includeTarget(path, e)
 		if err != nil {
 			return nil, err
 		}
-		next, err := r.file(inc, depth+1, state)
+		if chosen {
+			// Before anything looks at it: a refusal that depended on what
+			// is there would say it to the member.
+			if err := unseen(r.plan.requester, inc, fmt.Sprintf("is included (line %d of %s) by git config the requesting sandbox may write, but", e.Line, path)); err != nil {
+				return nil, err
+			}
+		}
+		next, err := r.file(inc, depth+1, state, chosen)
 		if err != nil {
 			return nil, err
 		}
@@ -78,37 +87,44 @@ func (r *cfgReader) file(path string, depth int, state []string) ([]string, erro
 	return state, nil
 }
 
-// load reads and parses one file; a missing file is nil, nil (git skips it).
-func (r *cfgReader) load(path string, depth int) ([]gitConfigEntry, error) {
+// load reads and parses one file, and says where it really is; a missing
+// file is nil, nil (git skips it). A chosen file must resolve to a path
+// the requesting sandbox sees.
+func (r *cfgReader) load(path string, depth int, chosen bool) ([]gitConfigEntry, string, error) {
 	if depth > gitIncludeDepth {
-		return nil, refuse(path, fmt.Sprintf("is included more than %d levels deep in git config; acbox reads the config for core.hooksPath and will not stop early", gitIncludeDepth), "flatten the includes")
+		return nil, "", refuse(path, fmt.Sprintf("is included more than %d levels deep in git config; acbox reads the config for core.hooksPath and will not stop early", gitIncludeDepth), "flatten the includes")
 	}
 	if r.read++; r.read > gitConfigMaxFiles {
-		return nil, refuse(path, fmt.Sprintf("would be git config file number %d for one repository; acbox reads at most %d for core.hooksPath", r.read, gitConfigMaxFiles), "flatten the includes")
+		return nil, "", refuse(path, fmt.Sprintf("would be git config file number %d for one repository; acbox reads at most %d for core.hooksPath", r.read, gitConfigMaxFiles), "flatten the includes")
 	}
 	real, err := resolveOutsideGrants(path, r.plan.Grants)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	if chosen && real != path {
+		if err := unseen(r.plan.requester, real, "is where the git include "+path+" leads, but"); err != nil {
+			return nil, "", err
+		}
 	}
 	if inWriteGrant(real, r.plan.Grants) && !r.trusted[real] {
-		return nil, refuse(real, "is a git config file inside a write grant: the member could write core.hooksPath or an include into it, and git outside would run its hooks",
+		return nil, "", refuse(real, "is a git config file inside a write grant: the member could write core.hooksPath or an include into it, and git outside would run its hooks",
 			"move the file out of the write grant or drop the include, or pass --unprotect hookspath")
 	}
 	data, err := readConfigFile(real)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return nil, nil
+		return nil, real, nil
 	}
 	if err != nil {
-		return nil, refuse(real, "git config cannot be read: "+err.Error(), "fix its permissions, or pass --unprotect hookspath")
+		return nil, "", refuse(real, "git config cannot be read: "+err.Error(), "fix its permissions, or pass --unprotect hookspath")
 	}
 	entries, err := parseGitConfig(data)
 	if err != nil {
-		return nil, refuse(real, "git config cannot be parsed ("+err.Error()+"); git would reject it too", "fix the file")
+		return nil, "", refuse(real, "git config cannot be parsed ("+err.Error()+"); git would reject it too", "fix the file")
 	}
 	if entries == nil {
 		entries = []gitConfigEntry{}
 	}
-	return entries, nil
+	return entries, real, nil
 }
 
 func readConfigFile(path string) ([]byte, error) {
@@ -128,11 +144,11 @@ func readConfigFile(path string) ([]byte, error) {
 }
 
 // includeTarget: an include's path, relative to the including file's
-// directory, ~/ for the home.
-func (r *cfgReader) includeTarget(from, v string) (string, error) {
-	p, err := gitExpandHome(v, r.plan.Home)
+// directory, ~/ for the home. The error names the line, not the value.
+func (r *cfgReader) includeTarget(from string, e gitConfigEntry) (string, error) {
+	p, err := gitExpandHome(e.Value, r.plan.Home)
 	if err != nil {
-		return "", refuse(from, "includes "+v+": "+err.Error(), "fix the include")
+		return "", refuse(from, fmt.Sprintf("line %d: the include names another user's home (~name), which acbox does not look up", e.Line), "fix the include")
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(filepath.Dir(from), p)

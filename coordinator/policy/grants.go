@@ -19,17 +19,22 @@ type Grant struct {
 	Ino   uint64 `json:"ino"`
 }
 
-// canonical makes p absolute (relative to cwd), and requires that it exists
-// and equals its real path. kind names it in errors ("grant", "mount").
-func canonical(p, cwd, kind string) (string, error) {
+// canonical makes p absolute (relative to h.Cwd), and requires that it
+// exists and equals its real path. kind names it in errors ("grant",
+// "mount"). For a nested launch a path the requesting sandbox cannot see
+// is refused before it is looked at (requester.go).
+func canonical(p string, h Host, kind string) (string, error) {
 	if p == "" {
 		return "", invalid("%s: empty path", kind)
 	}
 	abs := p
 	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(cwd, p)
+		abs = filepath.Join(h.Cwd, p)
 	}
 	abs = filepath.Clean(abs)
+	if err := unseen(h.Requester, abs, "is a nested launch's "+kind+", but"); err != nil {
+		return "", err
+	}
 	real, err := filepath.EvalSymlinks(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", refuse(p, kind+" does not exist", "create it first or fix the path")
@@ -45,7 +50,7 @@ func canonical(p, cwd, kind string) (string, error) {
 
 // resolveGrant checks one grant and returns its canonical path and identity.
 func resolveGrant(p string, write bool, h Host) (string, fs.FileInfo, error) {
-	abs, err := canonical(p, h.Cwd, "grant")
+	abs, err := canonical(p, h, "grant")
 	if err != nil {
 		return "", nil, err
 	}

@@ -28,6 +28,11 @@ type Host struct {
 	MaxSandboxes int
 	Memory       int64                       // the host's RAM in bytes; 0: read it with HostMemory when needed
 	Getenv       func(string) (string, bool) // nil: os.LookupEnv
+	// Requester is the plan of the sandbox asking for a nested launch
+	// through its broker; nil for a launch from the host. What Resolve
+	// reads on its behalf is judged against what it can see
+	// (requester.go).
+	Requester *Plan
 }
 
 // HostFromEnv describes the calling process's user and machine. It reads

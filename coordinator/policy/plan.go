@@ -61,6 +61,10 @@ type Plan struct {
 	// listings: what the repository search read, for the exit scan's
 	// first walk (listings.go); never serialized.
 	listings *Listings
+	// requester is the plan of the sandbox that asked for this one through
+	// its broker (Host.Requester), nil otherwise (requester.go); never
+	// serialized.
+	requester *Plan
 }
 
 // SystemPath is a host system directory shown read-only, or a merged-/usr

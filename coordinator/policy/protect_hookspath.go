@@ -43,7 +43,7 @@ func hooksPathWants(root string, p *Plan) ([]carveWant, error) {
 			return nil, err
 		}
 		if g, ok := innermostGrant(p.Grants, dir); ok && g.Write && g.Path == dir {
-			return nil, refuse(dir, "is a write grant and the hooks directory (core.hooksPath = "+c+") of the repository at "+root+": the member could plant hooks that git outside runs",
+			return nil, refuse(dir, "is a write grant and the hooks directory (core.hooksPath) of the repository at "+root+": the member could plant hooks that git outside runs",
 				"keep the hooks in a directory of their own inside the grant, or pass --unprotect hookspath")
 		}
 		out = append(out, carveWant{path: dir, why: whyHooksPath, key: ProtectHooksPath, required: true})
@@ -56,7 +56,7 @@ func hooksPathWants(root string, p *Plan) ([]carveWant, error) {
 func hooksDir(v, root string, p *Plan) (string, error) {
 	d, err := gitExpandHome(v, p.Home)
 	if err != nil {
-		return "", refuse(root, "core.hooksPath "+v+": "+err.Error(), "set core.hooksPath to an absolute path, or pass --unprotect hookspath")
+		return "", refuse(root, "core.hooksPath names another user's home (~name), which acbox does not look up", "set core.hooksPath to an absolute path, or pass --unprotect hookspath")
 	}
 	if !filepath.IsAbs(d) {
 		d = filepath.Join(root, d)

@@ -27,6 +27,7 @@ func Resolve(s Spec, h Host) (*Plan, error) {
 		User: h.User, Home: h.Home, Hostname: "acbox", TTY: s.TTY,
 		BestEffort: s.BestEffort, Delegate: s.Delegate, Image: s.Image, Labels: s.Labels,
 		System: SystemPaths(), Parent: s.Parent, Depth: s.Depth, Within: s.Within != "",
+		requester: h.Requester,
 	}
 	if p.Wait, err = ParseWait(s.Wait); err != nil {
 		return nil, err
@@ -139,7 +140,11 @@ func resolveCwd(cwd string, grants []Grant, h Host) (string, error) {
 func resolveMounts(ms []MountSpec, h Host, private []string) ([]Mount, error) {
 	var out []Mount
 	for i, m := range ms {
-		src, err := canonical(m.Source, h.Cwd, "mount source")
+		hm := h
+		if m.Internal {
+			hm.Requester = nil // acbox's own binary and broker socket, not the member's choice
+		}
+		src, err := canonical(m.Source, hm, "mount source")
 		if err != nil {
 			return nil, err
 		}

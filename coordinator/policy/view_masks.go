@@ -177,6 +177,11 @@ func excludeWant(e, view string, h Host) (maskWant, error) {
 	case within(p, "/proc") || within(p, "/dev"):
 		return maskWant{}, refuse(e, "the sandbox has its own /proc and /dev; nothing of the host's shows there", "drop this --exclude")
 	}
+	// Before resolve requires that it exists: for a path the requester
+	// cannot see, that would tell it.
+	if err := unseen(h.Requester, p, "is a nested launch's --exclude, but"); err != nil {
+		return maskWant{}, err
+	}
 	return maskWant{path: p, why: "--exclude", required: true}, nil
 }
 

@@ -122,7 +122,7 @@ func compareBackends(t *testing.T, native, dock map[string]Line) {
 // dockerSkips are lines the docker backend skips by design
 // (docs/backends.md): it has no nested launches, no --net host and no
 // user namespace to cap per-user counters in.
-var dockerSkips = map[string]bool{"life.nested-wider": true, "life.inotify-headroom": true, "net.host-connect-unlisted": true, "net.host-connect-listed": true,
+var dockerSkips = map[string]bool{"life.nested-wider": true, "life.cross-sandbox-broker": true, "life.nested-unseen": true, "life.inotify-headroom": true, "net.host-connect-unlisted": true, "net.host-connect-listed": true,
 	"net.host-bind": true, "net.host-abstract-unix": true, "net.host-mptcp": true}
 
 // differs: any two verdicts that are not the same, except where a race

@@ -28,6 +28,8 @@ func (m Modes) Run() (code int, ok bool) {
 	case m.Heartbeat != "":
 		heartbeat(m.Heartbeat)
 		return 0, true
+	case m.CrossBroker != "":
+		return crossBroker(m.CrossBroker), true
 	}
 	return 0, false
 }

@@ -41,4 +41,6 @@ type Modes struct {
 	Daemon     string   `hidden:"" placeholder:"FILE" help:"Start a setsid'd heartbeat child writing FILE, print ready, sleep."`
 	Heartbeat  string   `hidden:"" placeholder:"FILE" help:"Write the time to FILE every 50ms for two minutes."`
 	MapWrite   []string `hidden:"" sep:"none" placeholder:"FILE" help:"Rewrite FILE's first bytes through a shared mapping and hard-link it to FILE.link (repeatable)."`
+	// CrossBroker is the attacker of life.cross-sandbox-broker (cross_broker_linux.go).
+	CrossBroker string `hidden:"" placeholder:"DIR" help:"Wait for DIR/xdg/acbox/run/*/broker.sock and ask it for a child writing DIR/bw/pwned; exit 0 if refused."`
 }

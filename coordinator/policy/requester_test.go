@@ -1,0 +1,79 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNestedReadsOnlyWhatTheRequesterSees: a nested launch's spec and the
+// git config its requester may write are judged against the requester's
+// view. A path it cannot see is refused the same way whether it exists or
+// not (no existence oracle), and no refusal quotes what a file holds.
+// Before, an include of a private file was refused quoting its first
+// key, a missing one launched, and an --exclude was accepted only if its
+// path existed.
+func TestNestedReadsOnlyWhatTheRequesterSees(t *testing.T) {
+	f := newFixture(t)
+	home := f.host.Home
+	proj, other := filepath.Join(home, "proj"), filepath.Join(home, "other")
+	repoTree(t, proj, plainRepo...)
+	repoTree(t, home, "secret/key = sk-SECRET\n", "hidden/", "other/team.cfg = [core]\nhooksPath = h\n")
+	parent, err := Resolve(Spec{Command: []string{"true"}, Access: Access{Write: []string{proj}, Read: []string{other}}}, f.host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested := f.host
+	nested.Requester = parent
+	include := func(p string) { repoTree(t, proj, ".git/config = [include]\npath = "+p+"\n") }
+	cases := []struct {
+		name  string
+		setup func()
+		spec  Spec
+		host  Host
+		want  string // "" for no error
+	}{
+		{name: "include of a private file", setup: func() { include(filepath.Join(home, "secret/key")) }, host: nested, want: "cannot see it"},
+		{name: "include of a missing file it cannot see", setup: func() { include(filepath.Join(home, "secret/nope")) }, host: nested, want: "cannot see it"},
+		{name: "include of a file it reads", setup: func() { include(filepath.Join(other, "team.cfg")) }, host: nested, want: "mkdir"},
+		{name: "the user's global config is the user's choice", setup: func() {
+			repoTree(t, home, ".gitconfig = [include]\npath = ~/secret/nope\n")
+			t.Cleanup(func() { os.Remove(filepath.Join(home, ".gitconfig")) })
+		}, host: nested, want: ""},
+		{name: "from the host, a broken file is named, not quoted", setup: func() { include(filepath.Join(home, "secret/key")) }, host: f.host, want: "line 1: a key outside any section"},
+		{name: "exclude of an existing path it cannot see", spec: Spec{Exclude: []string{filepath.Join(home, "hidden")}}, host: nested, want: "cannot see it"},
+		{name: "exclude of a missing path it cannot see", spec: Spec{Exclude: []string{filepath.Join(home, "nope")}}, host: nested, want: "cannot see it"},
+		{name: "exclude of a path it sees", spec: Spec{Exclude: []string{filepath.Join(other, "team.cfg")}, Access: Access{Read: []string{other}}}, host: nested, want: ""},
+		{name: "grant of an existing directory it cannot see", spec: Spec{Access: Access{Read: []string{filepath.Join(home, "hidden")}}}, host: nested, want: "cannot see it"},
+		{name: "grant of a missing directory it cannot see", spec: Spec{Access: Access{Read: []string{filepath.Join(home, "nope")}}}, host: nested, want: "cannot see it"},
+		{name: "mount of a file it cannot see", spec: Spec{Mounts: []MountSpec{{Source: filepath.Join(home, "secret/key"), Target: "/k"}}}, host: nested, want: "cannot see it"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			repoTree(t, proj, ".git/config = ")
+			if c.setup != nil {
+				c.setup()
+			}
+			s := c.spec
+			s.Command = []string{"true"}
+			s.Access.Write = append(s.Access.Write, proj)
+			_, err := Resolve(s, c.host)
+			checkErr(t, err, c.want)
+			if err != nil && strings.Contains(strings.ToLower(err.Error()), "sk-secret") {
+				t.Errorf("the refusal quotes the private file: %v", err)
+			}
+		})
+	}
+}
+
+// TestGitConfigErrorsQuoteNothing: a parse error names the line and the
+// kind of fault, never the bytes that caused it.
+func TestGitConfigErrorsQuoteNothing(t *testing.T) {
+	for _, in := range []string{"sk-SECRET\n", "[core]\n=sk-SECRET\n", "[core]\nhooksPath = a\\ksk-SECRET\n", "/sk-SECRET\n"} {
+		_, err := parseGitConfig([]byte(in))
+		if err == nil || strings.Contains(strings.ToLower(err.Error()), "sk-secret") || strings.Contains(err.Error(), "'k'") || strings.Contains(err.Error(), "'/'") {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
