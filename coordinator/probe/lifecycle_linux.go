@@ -19,7 +19,7 @@ func (r *Runner) Lifecycle() []Line {
 		r.symlinkGrantCLI(), r.swappedBeforeLaunch(), r.dirSwappedBeforeLaunch(),
 		r.maskHeldGrants(), r.maskHeldHost(), r.shadowHidden(), r.maskOtherState(),
 		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.withinWider(), r.withinEndsWithRequester(), r.privateRoot(),
-		r.crossSandboxSwap(), r.inotifyHeadroom(),
+		r.crossSandboxSwap(), r.inotifyHeadroom(), r.reportReplaced(),
 	}, r.gitRedirects()...)
 }
 
