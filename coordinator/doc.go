@@ -47,9 +47,11 @@
 //     began reaches the member too; once it runs, the entry gets its
 //     pid 1 and the started event is emitted;
 //  8. after the backend returns, on every way out (the member's exit, a
-//     failed launch, a held signal): ends the nested children, moves
-//     aside git redirects, finishes the exit scan; what could not be
-//     checked is exit 124 (policy.ErrUnchecked); then the exited event.
+//     failed launch, a held signal): waits for the sandboxes launched
+//     --within it to end and run their own checks (within_end.go), ends
+//     the nested children, moves aside git redirects, finishes the exit
+//     scan; what could not be checked is exit 124 (policy.ErrUnchecked);
+//     then the exited event.
 //
 // Each step's undo goes on one Cleanup stack (the model is gVisor's
 // runsc/container with cleanup.Make), run in reverse on every way out:
@@ -70,7 +72,8 @@
 // # Host commands
 //
 // Reap, Stop and GC are acbox ps, stop and gc: they reap the entries of
-// dead owners, stop a sandbox through pidfds (its owner, or a nested
-// one's own pid 1), and ask each backend to clean what dead sandboxes
-// left. System calls go through package coordinator/sys.
+// dead owners, stop a sandbox through pidfds (SIGTERM to its owner, or a
+// nested one's own pid 1; a member that ignores it gets SIGKILL of the
+// sandbox's pid 1, so that the owner still runs its checks), and ask each
+// backend to clean what dead sandboxes left. System calls go through package coordinator/sys.
 package coordinator

@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
@@ -184,13 +185,22 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	held.relay(req.Signals)
 	// The watch ends with the sandbox: the checks after the run are not
 	// cut short by a requester that ends meanwhile.
-	unwatch := watchRequester(requester, io.Err, plan.Parent, id) // within_watch.go
+	var sandbox sandboxPin                                                  // its pid 1, for a stop that must not skip the checks
+	unwatch := watchRequester(requester, io.Err, plan.Parent, id, &sandbox) // within_watch.go
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir.path,
-		OnReady: func(st backend.Started) { so.bind(plan, st); l.started(plan, st); egressEvents.Open() }, Signals: held.signals()})
+		OnReady: func(st backend.Started) { so.bind(plan, st); sandbox.set(st.Pid); l.started(plan, st); egressEvents.Open() }, Signals: held.signals()})
 	unwatch()
+	sandbox.close()
 	held.ended()
 	egressEvents.Open()
-	return l.finish(io, br, git, scan, id, out, err)
+	// The sandboxes launched --within this one end with its member (their
+	// own watch) and run their checks; this one's checks come after them.
+	werr := l.endWithin(id, io.Err) // within_end.go
+	r, ferr := l.finish(io, br, git, scan, id, out, err)
+	if werr != nil {
+		ferr = errors.Join(werr, ferr)
+	}
+	return r, ferr
 }
 
 // started records the sandbox's pid 1 in its registry entry and emits

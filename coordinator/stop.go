@@ -20,15 +20,22 @@ import (
 // killWait bounds the wait for a SIGKILLed owner and its helper to go.
 const killWait = 5 * time.Second
 
+// checksWait bounds the wait for an owner whose sandbox was SIGKILLed to
+// finish its checks after the run and exit (an exit scan of a large write
+// grant takes seconds).
+const checksWait = 60 * time.Second
+
 // startWait bounds the wait for a starting nested sandbox's pid 1 to be
 // recorded (a test seam).
 var startWait = 5 * time.Second
 
 // Stop stops one sandbox and every process in it, with the sandboxes
-// launched through its broker first, and prints each on out: SIGTERM to
-// the acbox process that owns it, which passes it on to the member; after
-// grace, SIGKILL of the owner, whose death kills the sandbox's pid 1
-// (Pdeathsig) and with it the whole pid namespace. Only sandboxes of this
+// launched through its broker or --within it first, and prints each on
+// out: SIGTERM to the acbox process that owns it, which passes it on to
+// the member; after grace, SIGKILL of the sandbox's pid 1 (the whole pid
+// namespace, or the container's init), after which the owner runs its
+// checks after the run and exits; the owner itself is SIGKILLed only if
+// it has not exited checksWait later. Only sandboxes of this
 // user's registry, owned by a process of this user, can be stopped.
 func (l *Launcher) Stop(ctx context.Context, id string, grace time.Duration, out io.Writer) error {
 	reg := l.Registry
@@ -141,10 +148,17 @@ func stopOwner(e registry.Entry, grace time.Duration) (string, error) {
 	how := "SIGTERM"
 	sys.PidfdSignal(owner, unix.SIGTERM)
 	if !exited(owner, grace) {
-		how = fmt.Sprintf("SIGKILL after %v", grace)
-		sys.PidfdSignal(owner, unix.SIGKILL)
-		if !exited(owner, killWait) {
-			return "", fmt.Errorf("owner %d of %s survived SIGKILL for %v", e.OwnerPid, e.ID, killWait)
+		// The sandbox is killed, not its acbox, which then runs the checks
+		// after the run: a member that ignores SIGTERM must not choose to
+		// end its sandbox unchecked. The owner is killed only if it has
+		// not exited checksWait after that (wedged, or no pid 1 to kill).
+		how = fmt.Sprintf("SIGKILL to its sandbox after %v; its checks ran", grace)
+		if helper < 0 || sys.PidfdSignal(helper, unix.SIGKILL) != nil || !exited(owner, checksWait) {
+			how = fmt.Sprintf("SIGKILL of its acbox after %v: its checks after the run did not run, inspect its write grants", grace)
+			sys.PidfdSignal(owner, unix.SIGKILL)
+			if !exited(owner, killWait) {
+				return "", fmt.Errorf("owner %d of %s survived SIGKILL for %v", e.OwnerPid, e.ID, killWait)
+			}
 		}
 	}
 	if helper >= 0 && !exited(helper, killWait) {

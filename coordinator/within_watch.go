@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/registry"
 	"github.com/acbox/acbox/coordinator/sys"
 )
 
@@ -20,11 +21,20 @@ import (
 // recorded) when the child's plan is resolved; a requester gone by then
 // refuses the launch, one that ends later stops the child the way
 // `acbox stop` stops an owner: SIGTERM to this acbox, which passes it on
-// to the member, and SIGKILL after requesterGrace.
+// to the member, and after requesterGrace SIGKILL of the sandbox (its
+// pid 1: the pid namespace, or the container's init), never of this
+// acbox, so that the checks after the run still run: a member that
+// ignores SIGTERM must not choose to end its sandbox unchecked. Only if
+// the sandbox has not ended sandboxKillWait after that (acbox wedged, a
+// pid 1 it may not signal) is this acbox SIGKILLed, and it says so.
 
 // requesterGrace is how long a child's member has after SIGTERM when its
 // requester ends (acbox stop's default grace).
 const requesterGrace = 5 * time.Second
+
+// sandboxKillWait bounds the wait for a sandbox whose pid 1 was SIGKILLed
+// to be reported ended by its backend.
+const sandboxKillWait = 10 * time.Second
 
 // pinRequester opens pidfds for the live processes of sandbox id: its
 // owning acbox, and its pid 1 when recorded (a broker's child shares its
@@ -41,17 +51,25 @@ func (l *Launcher) pinRequester(id string) ([]int, error) {
 	}
 	fds := []int{owner}
 	if e.HelperPid > 0 {
-		if helper, err := pin(e.HelperPid, e.HelperStart); err == nil {
+		// A pid 1 that is gone is a member that has exited: its checks may
+		// be running, and a child launched now would write after them.
+		// (One that is not this user's, a docker init, is not watched.)
+		helper, err := pin(e.HelperPid, e.HelperStart)
+		if err == nil {
 			fds = append(fds, helper)
+		} else if start, serr := registry.ProcStart(e.HelperPid); serr != nil || start != e.HelperStart {
+			closeAll(fds)
+			return nil, policy.AtField("within", gone)
 		}
 	}
 	return fds, nil
 }
 
 // watchRequester stops this launch when any of fds (pinRequester's) is
-// readable, that is when the process ended (none: nothing to watch). The
+// readable, that is when the process ended (none: nothing to watch).
+// sandbox is the sandbox's pid 1 pinned once it runs (sandboxPin). The
 // returned func ends the watch; call it once, when the sandbox has ended.
-func watchRequester(fds []int, errw io.Writer, parent, id string) func() {
+func watchRequester(fds []int, errw io.Writer, parent, id string, sandbox *sandboxPin) func() {
 	if len(fds) == 0 {
 		return func() {}
 	}
@@ -66,9 +84,19 @@ func watchRequester(fds []int, errw io.Writer, parent, id string) func() {
 		self.Signal(syscall.SIGTERM)
 		select {
 		case <-done:
+			return
 		case <-time.After(requesterGrace):
-			self.Signal(syscall.SIGKILL) // as acbox stop does after its grace
 		}
+		if sandbox.kill() {
+			fmt.Fprintf(errw, "acbox: %s did not end %v after SIGTERM: its sandbox is killed; the checks after the run follow\n", id, requesterGrace)
+			select {
+			case <-done:
+				return
+			case <-time.After(sandboxKillWait):
+			}
+		}
+		fmt.Fprintf(errw, "acbox: %s did not end after its sandbox was killed: killing acbox, so the checks after the run do not run; inspect its write grants\n", id)
+		self.Signal(syscall.SIGKILL)
 	}()
 	// Waiting for the goroutine keeps the pidfds open while it polls them:
 	// a closed (or reused) descriptor would poll readable.

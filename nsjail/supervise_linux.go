@@ -126,6 +126,13 @@ func (l *launch) finish(res *backend.Outcome) (*backend.Outcome, error) {
 	// The helper died without reporting the member's exit: killed from
 	// outside, or crashed. Report its own status.
 	ws, _ := l.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() && ws.Signal() == syscall.SIGKILL && res.Report != nil {
+		// Killed after it reported ready: the member ran and died with its
+		// pid namespace (a stop, or the end of the sandbox a --within
+		// child was launched in, escalated to the sandbox); as if SIGKILLed.
+		res.Code, res.Signal = 128+int(syscall.SIGKILL), int(syscall.SIGKILL)
+		return res, nil
+	}
 	if ws.Signaled() {
 		return nil, fmt.Errorf("%w: the sandbox was killed by signal %d before the member exited", policy.ErrCannotSandbox, int(ws.Signal()))
 	}

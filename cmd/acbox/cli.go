@@ -23,7 +23,7 @@ type CLI struct {
 	Doctor   DoctorCmd   `cmd:"" help:"Check each host requirement and print the remedy for each failure."`
 	Proxy    ProxyCmd    `cmd:"" help:"Run the egress proxy on its own, on a Unix socket."`
 	Ps       PsCmd       `cmd:"" help:"List the live sandboxes on this host."`
-	Stop     StopCmd     `cmd:"" help:"Stop a sandbox and all its processes (SIGTERM, then SIGKILL after a grace period)."`
+	Stop     StopCmd     `cmd:"" help:"Stop a sandbox and all its processes (SIGTERM, then SIGKILL of the sandbox after a grace period; its checks after the run still run)."`
 	Gc       GcCmd       `cmd:"" name:"gc" help:"Remove what dead sandboxes left behind: registry entries, runtime directories, cgroups."`
 	Profile  ProfileCmd  `cmd:"" help:"List or show the saved launch profiles."`
 	Home     HomeCmd     `cmd:"" help:"List or remove the persisted homes of run --home."`

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
@@ -15,12 +16,16 @@ import (
 // reportFile is --report's file, opened before the member starts: a path
 // that cannot be written (no such directory, a directory, no permission)
 // is refused before anything runs, not found out after the member's work
-// is done. Holding the descriptor also means that the report lands in the
-// file checked, even if a member with a write grant over its directory
-// replaces the name meanwhile.
+// is done. Holding the descriptor means that the report lands in the file
+// checked; holding its directory too means that, if a member with a write
+// grant over that directory replaced or removed the name meanwhile, acbox
+// can see it and put the report back under the name (report_name.go).
 type reportFile struct {
 	f       *os.File
+	dir     *os.File // the directory the name is in, opened with f
+	path    string
 	created bool // removed again if no report is written
+	link    bool // the name was a symlink at the start: never replaced
 }
 
 // openReport opens path for the report; nil without --report.
@@ -31,36 +36,53 @@ func openReport(path string) (*reportFile, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, policy.Invalid("--report %s is a directory: name a file", path)
 	}
+	dir, err := openDir(filepath.Dir(path))
+	if err != nil {
+		return nil, policy.Invalid("--report %s cannot be written (its directory: %v): name a file in an existing directory you can write", path, cause(err))
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	created := err == nil
 	if errors.Is(err, fs.ErrExist) {
 		f, err = os.OpenFile(path, os.O_WRONLY, 0)
 	}
 	if err != nil {
+		dir.Close()
 		return nil, policy.Invalid("--report %s cannot be written (%v): name a file in an existing directory you can write", path, cause(err))
 	}
-	return &reportFile{f: f, created: created}, nil
+	fi, err := os.Lstat(path)
+	return &reportFile{f: f, dir: dir, path: path, created: created, link: err == nil && fi.Mode()&fs.ModeSymlink != 0}, nil
 }
 
-// write writes the report, with the exit scan when there is one, and
-// closes the file. A nested launch passes on the broker's JSON of the scan
-// as it came.
-func (r *reportFile) write(rep *policy.Report, scan json.RawMessage) error {
+// write writes the report, with the exit scan when there is one, closes
+// the file and then makes sure the name holds it (settle). A write that
+// fails (a full disk) is named on errw and the command's status kept; a
+// name that does not hold acbox's report afterwards and cannot be made to
+// is an ErrUnchecked error (exit 124). A nested launch passes on the
+// broker's JSON of the scan as it came.
+func (r *reportFile) write(errw io.Writer, rep *policy.Report, scan json.RawMessage) error {
 	if r == nil || rep == nil {
 		return nil
 	}
 	defer r.f.Close()
+	defer r.dir.Close()
 	b, _ := json.MarshalIndent(struct {
 		*policy.Report
 		ExitScan json.RawMessage `json:"exit_scan,omitempty"`
 	}{rep, scan}, "", "  ")
+	b = append(b, '\n')
+	r.created = false
+	lateReport(errw, r.path, r.writeAt(b))
+	return r.settle(errw, b)
+}
+
+// writeAt writes b over the file's content from the start.
+func (r *reportFile) writeAt(b []byte) error {
 	if fi, err := r.f.Stat(); err == nil && fi.Mode().IsRegular() {
 		if err := r.f.Truncate(0); err != nil {
 			return err
 		}
 	}
-	_, err := r.f.Write(append(b, '\n'))
-	r.created = false
+	_, err := r.f.Write(b)
 	return err
 }
 
@@ -71,6 +93,7 @@ func (r *reportFile) close() {
 		return
 	}
 	r.f.Close()
+	r.dir.Close()
 	if r.created {
 		os.Remove(r.f.Name())
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -62,7 +63,11 @@ func (c *RunCmd) Run(s *Streams) error {
 	// bits cleared. --report adds the whole scan.
 	r, err := l.Run(context.Background(), req)
 	if r != nil && r.Outcome != nil {
-		lateReport(s.Err, c.Report, rep.write(r.Report, scanJSON(r.Scan)))
+		// A report name that does not hold the report fails the run (124),
+		// after the exited event, as the other checks after the run do.
+		if rerr := rep.write(s.Err, r.Report, scanJSON(r.Scan)); rerr != nil {
+			err = errors.Join(reportErr(r.Report, rerr), err)
+		}
 	}
 	if err != nil {
 		return err
@@ -98,14 +103,17 @@ func (c *RunCmd) nested(s *Streams, events *coordinator.Events, rep *reportFile)
 		return err
 	}
 	var report func(*policy.Report, json.RawMessage) error
+	var rerr error // kept until the child's status has come
 	if rep != nil {
 		report = func(r *policy.Report, scan json.RawMessage) error {
-			lateReport(s.Err, c.Report, rep.write(r, scan))
+			if err := rep.write(s.Err, r, scan); err != nil {
+				rerr = reportErr(r, err)
+			}
 			return nil
 		}
 	}
 	code, err := coordinator.Nested(policy.DelegateSocket, spec, stdio(s.In), events, report)
-	if err != nil {
+	if err = errors.Join(rerr, err); err != nil {
 		return err
 	}
 	return exitError{code: code}
@@ -123,4 +131,13 @@ func openEvents(fd int) (*coordinator.Events, error) {
 		return nil, err
 	}
 	return coordinator.NewEvents(f), nil
+}
+
+// reportErr is a report that failed its check after the run, with the
+// sandbox's id for the refused event.
+func reportErr(r *policy.Report, err error) error {
+	if r == nil {
+		return err
+	}
+	return &coordinator.IDError{ID: r.ID, Err: err}
 }

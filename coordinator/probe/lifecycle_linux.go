@@ -18,8 +18,8 @@ func (r *Runner) Lifecycle() []Line {
 		r.exitCode(), r.signalExit(), r.signalForward(), r.dieWithParent(),
 		r.symlinkGrantCLI(), r.swappedBeforeLaunch(), r.dirSwappedBeforeLaunch(),
 		r.maskHeldGrants(), r.maskHeldHost(), r.shadowHidden(), r.maskOtherState(),
-		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.withinWider(), r.withinEndsWithRequester(), r.privateRoot(),
-		r.crossSandboxSwap(), r.crossSandboxBroker(), r.nestedUnseen(), r.inotifyHeadroom(), r.exitScanMount(), r.exitScanCaps(),
+		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.withinWider(), r.withinEndsWithRequester(), r.withinChildChecked(), r.privateRoot(),
+		r.crossSandboxSwap(), r.crossSandboxBroker(), r.nestedUnseen(), r.inotifyHeadroom(), r.exitScanMount(), r.exitScanCaps(), r.reportReplaced(),
 	}, r.gitRedirects()...)
 }
 
