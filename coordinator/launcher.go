@@ -188,7 +188,12 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	var sandbox sandboxPin                                                  // its pid 1, for a stop that must not skip the checks
 	unwatch := watchRequester(requester, io.Err, plan.Parent, id, &sandbox) // within_watch.go
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir.path,
-		OnReady: func(st backend.Started) { so.bind(plan, st); sandbox.set(st.Pid); l.started(plan, st); egressEvents.Open() }, Signals: held.signals()})
+		OnReady: func(st backend.Started) {
+			so.bind(plan, st)
+			sandbox.set(st.Pid)
+			l.started(plan, st)
+			egressEvents.Open()
+		}, Signals: held.signals()})
 	unwatch()
 	sandbox.close()
 	held.ended()
