@@ -67,7 +67,9 @@
 // socket, never by what it sends, and runs the child through the same
 // Launcher with a check that refuses anything wider than the requester or
 // deeper than policy.MaxDelegationDepth. The child's events go to the
-// requester and to the outer event stream.
+// requester and to the outer event stream; the signals the requester's
+// acbox run catches go to the child's launch (wire_signals.go), which
+// passes them on to its member as acbox passes its own on.
 //
 // # Host commands
 //
