@@ -70,6 +70,7 @@ var planFields = map[string]string{
 	"Tmpfs":          "honoured: the container's tmpfs mounts",
 	"Env":            "honoured: sent through the gate once the binds are verified",
 	"listings":       "no effect in a container: the repository search's reads of the write grants, which the launcher's exit scan takes before the run (policy/listings.go); no backend sees them",
+	"requester":      "no effect in a container: the requesting sandbox's plan, which Resolve judges a nested request's paths by (policy/requester.go); docker has no nested launches and no backend sees it",
 	"AccessEnv":      "honoured: more names for ACBOX_ACCESS in the member's environment (env in spec.go)",
 	"Network":        "honoured: none, or proxy through the relay; Lacks refuses host",
 	"TTY":            "honoured: the container's tty",
