@@ -68,7 +68,9 @@
 // than that is refused by Watch rather than checked in part. A repository
 // the member creates inside a protected work tree has its `.git` moved
 // aside too (git status would enter it as a submodule); one it creates
-// elsewhere is its own. A repository that was already there, deeper than
+// elsewhere is its own. A repository whose work tree holds a write grant
+// (Repo.Grant inside Repo.Root) has the grant walked instead of its work
+// tree: the member writes nothing else of it. A repository that was already there, deeper than
 // the carve-outs reach, or a bare repository kept inside a work tree, is
 // not protected: its config stays writable. An index larger than 512 MiB,
 // or one this package cannot parse (a version after 4), is moved aside

@@ -10,9 +10,10 @@ import (
 )
 
 // Repo is a repository whose git discovery is kept: its work tree root,
-// the write grant holding it, and whether Root/.git is its git directory
+// the write grant holding it (or, for a repository that encloses a grant,
+// the grant it encloses), and whether Root/.git is its git directory
 // (false: a `gitdir:` file, whose target git validates without falling
-// back).
+// back, or a git directory outside every write grant).
 type Repo struct {
 	Root, Grant string
 	OwnGitDir   bool
@@ -81,10 +82,14 @@ func Watch(repos []Repo, gitDirs []string) (*Guard, error) {
 
 // plan picks the trees to walk: each repository's work tree unless it
 // lies in another one's, and the directories between its grant and it.
+// A repository whose work tree holds its grant (it encloses the grant:
+// -w ~/repo/src) has the grant walked: the member writes nothing else of
+// it, and a new .git anywhere in the grant, its root included, is what git
+// run from there would find first.
 func (g *Guard) plan(repos []Repo) {
 	var roots []string
 	for _, r := range repos {
-		roots = append(roots, r.Root)
+		roots = append(roots, r.walkRoot())
 	}
 	sort.Strings(roots)
 	for _, r := range roots {
@@ -105,6 +110,15 @@ func (g *Guard) plan(repos []Repo) {
 		}
 	}
 	sort.Strings(g.single)
+}
+
+// walkRoot is the part of the repository's work tree the member can
+// write: all of it, or the grant when the work tree encloses the grant.
+func (r Repo) walkRoot() string {
+	if r.Grant != "" && !within(r.Root, r.Grant) && within(r.Grant, r.Root) {
+		return r.Grant
+	}
+	return r.Root
 }
 
 func (g *Guard) inRoots(d string) bool {

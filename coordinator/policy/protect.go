@@ -115,6 +115,9 @@ func resolveProtected(p *Plan, protect, unprotect []string) ([]Carveout, []strin
 		}
 		out = append(out, cs...)
 	}
+	if !(drop[ProtectHooks] && drop[ProtectConfig] && drop[ProtectGitLink]) {
+		p.EnclosingRepos = enclosingRepos(p)
+	}
 	out = pruneCarveouts(out)
 	if err := checkNothingBeneath(out, p); err != nil {
 		return nil, nil, err
@@ -133,6 +136,13 @@ func builtinWants(root string, p *Plan, drop map[string]bool) ([]carveWant, erro
 		return nil, err
 	}
 	var out []carveWant
+	if r, ok := enclosingRepo(root); ok && !drop[ProtectHooksPath] && !drop[ProtectConfig] {
+		hs, err := hooksPathWants(r.Root, p) // a relative value is taken from its work tree's root
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hs...)
+	}
 	for _, r := range append([]string{root}, repos...) {
 		ws, err := gitWants(r, p.Grants, drop)
 		if err != nil {

@@ -27,9 +27,15 @@ import (
 // names as a gitlink, for the script to copy into .git; config is added to
 // the repository's config before the run (what the user had set).
 // index, when set, is written there instead (an index crafted against
-// acbox's own parser).
+// acbox's own parser). grant, when set, is the write grant relative to
+// proj (a grant inside the work tree, which the script runs in) instead of
+// the fixture's write directory; dirs are made in proj before the run;
+// absent is a path relative to proj that must not exist after the run
+// (what the member tried to write where it is kept read-only).
 type gitScenario struct {
 	id, expect, script, gitlink, config string
+	grant, absent                       string
+	dirs                                []string
 	index                               func() []byte
 }
 
@@ -80,6 +86,13 @@ func gitScenarios() []gitScenario {
 			script: mkrepo + `mkrepo ../evil/.git && rm -r src/deep && ln -s ../../evil src/deep && echo planted`},
 		{id: "life.git-config-worktree", expect: "a new .git/config.worktree (read as config, with its commands, once extensions.worktreeConfig is set) is moved aside",
 			config: "[extensions]\n\tworktreeConfig = true\n", script: evilConfig + `.git/config.worktree && echo planted`},
+		{id: "life.git-enclosing-init", grant: "src", expect: "with the write grant inside the work tree (-w proj/src), a git directory of the member's at the grant's root is moved aside, so git run there finds the repository's own again",
+			script: mkrepo + `mkrepo .git && echo planted`},
+		{id: "life.git-enclosing-deep", grant: "src", expect: "with the write grant inside the work tree, a new `.git` deep in the grant is moved aside",
+			script: mkrepo + `mkrepo deep/.git && echo planted`},
+		{id: "life.git-enclosing-hookspath", grant: "src", config: "[core]\n\thooksPath = src/hooks\n", dirs: []string{"src/hooks"}, absent: "src/hooks/pre-commit",
+			expect: "with the write grant inside the work tree, the hooks directory the repository's relative core.hooksPath names in the grant is read-only",
+			script: `printf '#!/bin/sh\ntouch ../../../MEMBER-RAN\n' > hooks/pre-commit 2>/dev/null; echo planted`},
 		{id: "life.git-rebase-exec", expect: "a rebase left in progress with an exec line (git rebase --continue would run it) is moved aside",
 			script: `mkdir .git/rebase-merge && echo 'exec touch ../../MEMBER-RAN' > .git/rebase-merge/git-rebase-todo && echo refs/heads/main > .git/rebase-merge/head-name && echo planted`},
 	}
@@ -108,7 +121,11 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 	if err != nil {
 		return errorf("before the run: %v", err)
 	}
-	c := exec.Command(r.Exe, append(r.runFlags(), "--write", r.Fixture.Write, "--cwd", proj, "--", "sh", "-c", s.script)...)
+	grant, cwd := r.Fixture.Write, proj
+	if s.grant != "" {
+		grant, cwd = filepath.Join(proj, s.grant), filepath.Join(proj, s.grant)
+	}
+	c := exec.Command(r.Exe, append(r.runFlags(), "--write", grant, "--cwd", cwd, "--", "sh", "-c", s.script)...)
 	var errb strings.Builder
 	c.Stderr = &errb
 	done := make(chan []byte, 1)
@@ -133,6 +150,9 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 	if o := judgeGit(proj, before); o.Result != Pass {
 		return o
 	}
+	if _, err := os.Lstat(filepath.Join(proj, s.absent)); s.absent != "" && err == nil {
+		return failf("the member wrote %s, which should be read-only", s.absent)
+	}
 	if s.gitlink != "" && indexNames(proj, s.gitlink) {
 		return failf("the index still names a gitlink at %s: git status would enter it", s.gitlink)
 	}
@@ -150,6 +170,11 @@ func (s gitScenario) prepare(top, proj string) error {
 	}
 	if index != nil {
 		if err := os.WriteFile(filepath.Join(top, "planted-index"), index(), 0o644); err != nil {
+			return err
+		}
+	}
+	for _, d := range s.dirs {
+		if err := os.MkdirAll(filepath.Join(proj, d), 0o755); err != nil {
 			return err
 		}
 	}
