@@ -3,6 +3,7 @@ package gitguard
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +47,24 @@ func TestEnclosingGrant(t *testing.T) {
 				t.Errorf("found %v (failed %v), want %v", got, res.Failed(), c.found)
 			}
 		})
+	}
+}
+
+// TestBareRepoWatched: a bare repository in a grant is walked like a work
+// tree: a .git the member adds inside it (git push to DIR tries DIR/.git
+// first) is moved aside; git's own work in it is left alone.
+func TestBareRepoWatched(t *testing.T) {
+	base := t.TempDir()
+	bare := filepath.Join(base, "g", "remote.git")
+	tree(t, bare, "HEAD = ref: refs/heads/main\n", "config", "hooks/", "objects/info/", "refs/heads/")
+	g, err := Watch([]Repo{{Root: bare, Grant: filepath.Join(base, "g")}}, []string{bare})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree(t, bare, "objects/ab/cdef", "refs/heads/topic = "+strings.Repeat("a", 40)+"\n")
+	tree(t, bare, evilRepo(".git")...)
+	res := g.Check()
+	if got := res.Paths(); res.Failed() || !slices.Equal(got, []string{filepath.Join(bare, ".git")}) {
+		t.Errorf("found %v (failed %v), want only remote.git/.git", got, res.Failed())
 	}
 }

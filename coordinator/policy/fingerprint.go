@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "5288f592b4ad840929b5723fdc3335fbe0f38519997364c0b83ffc23f30e59e2"
+const builtPolicyDigest = "2cbd9d66312003989dd6c698d64274ec4ae1bfef410efc3aaa6c8417c9a7edad"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).
@@ -94,6 +94,7 @@ func PolicyDigest() string {
 func carveoutPolicy() []string {
 	return append(BuiltinProtect(),
 		fmt.Sprintf("repositories searched %d levels below each write grant, node_modules skipped, symlinks not followed, at most %d directories", repoSearchDepth, repoSearchLimit),
+		"a bare repository (HEAD, objects, refs, no .git) at a write grant's root or within the search's depth: hooks and config read-only, objects and refs pinned, checked after the run for a new .git inside",
 		fmt.Sprintf("core.hooksPath from the system, global and repository config (includes followed outside write grants, %d deep, at most %d files of %d bytes) kept read-only when it names a directory in a write grant; an include inside a write grant refused", gitIncludeDepth, gitConfigMaxFiles, gitConfigMaxSize),
 		"objects and refs of each protected git directory pinned; git discovery checked after the run (HEAD restored; new .git, bare layouts, modules, worktrees, commondir and rebase state moved aside)",
 		"a repository whose work tree holds a write grant (found upwards as git finds it, within GIT_CEILING_DIRECTORIES and one filesystem) protected as if at the grant's root: its core.hooksPath kept read-only in the grant, the grant checked after the run for new .git and bare layouts")

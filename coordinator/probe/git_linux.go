@@ -31,10 +31,11 @@ import (
 // proj (a grant inside the work tree, which the script runs in) instead of
 // the fixture's write directory; dirs are made in proj before the run;
 // absent is a path relative to proj that must not exist after the run
-// (what the member tried to write where it is kept read-only).
+// (what the member tried to write where it is kept read-only); bare, when
+// set, is a bare repository made beside mid (top/BARE) before the run.
 type gitScenario struct {
 	id, expect, script, gitlink, config string
-	grant, absent                       string
+	grant, absent, bare                 string
 	dirs                                []string
 	index                               func() []byte
 }
@@ -93,6 +94,12 @@ func gitScenarios() []gitScenario {
 		{id: "life.git-enclosing-hookspath", grant: "src", config: "[core]\n\thooksPath = src/hooks\n", dirs: []string{"src/hooks"}, absent: "src/hooks/pre-commit",
 			expect: "with the write grant inside the work tree, the hooks directory the repository's relative core.hooksPath names in the grant is read-only",
 			script: `printf '#!/bin/sh\ntouch ../../../MEMBER-RAN\n' > hooks/pre-commit 2>/dev/null; echo planted`},
+		{id: "life.git-bare-hooks", bare: "remote.git", absent: "../../remote.git/hooks/post-receive",
+			expect: "the hooks of a bare repository in the write grant (a local remote `git push` runs them in) are read-only",
+			script: `printf '#!/bin/sh\ntouch ../MEMBER-RAN\n' > ../../remote.git/hooks/post-receive 2>/dev/null; echo planted`},
+		{id: "life.git-bare-dotgit", bare: "remote.git", absent: "../../remote.git/.git",
+			expect: "a git directory of the member's at remote.git/.git (git push to remote.git tries it first) is moved aside",
+			script: mkrepo + `mkrepo ../../remote.git/.git && echo planted`},
 		{id: "life.git-rebase-exec", expect: "a rebase left in progress with an exec line (git rebase --continue would run it) is moved aside",
 			script: `mkdir .git/rebase-merge && echo 'exec touch ../../MEMBER-RAN' > .git/rebase-merge/git-rebase-todo && echo refs/heads/main > .git/rebase-merge/head-name && echo planted`},
 	}
@@ -151,7 +158,7 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 		return o
 	}
 	if _, err := os.Lstat(filepath.Join(proj, s.absent)); s.absent != "" && err == nil {
-		return failf("the member wrote %s, which should be read-only", s.absent)
+		return failf("%s is there after the run: the member wrote it where it is kept read-only, or acbox left it", s.absent)
 	}
 	if s.gitlink != "" && indexNames(proj, s.gitlink) {
 		return failf("the index still names a gitlink at %s: git status would enter it", s.gitlink)
@@ -170,6 +177,11 @@ func (s gitScenario) prepare(top, proj string) error {
 	}
 	if index != nil {
 		if err := os.WriteFile(filepath.Join(top, "planted-index"), index(), 0o644); err != nil {
+			return err
+		}
+	}
+	if s.bare != "" {
+		if err := makeBareFixture(filepath.Join(top, s.bare)); err != nil {
 			return err
 		}
 	}
@@ -213,6 +225,21 @@ func makeGitFixture(proj string) error {
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// makeBareFixture makes a bare repository as git init --bare leaves it.
+func makeBareFixture(dir string) error {
+	for _, d := range []string{"hooks", "objects/info", "refs/heads", "refs/tags"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	for name, text := range map[string]string{"HEAD": "ref: refs/heads/main\n", "config": "[core]\n\tbare = true\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			return err
 		}
 	}
