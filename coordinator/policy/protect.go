@@ -147,7 +147,9 @@ func builtinWants(root string, p *Plan, drop map[string]bool) ([]carveWant, erro
 		}
 		out = append(out, hs...)
 	}
-	for _, r := range append([]string{root}, repos...) {
+	repos = append([]string{root}, repos...)
+	repos = append(repos, listedWorktrees(append(repos, bares...), p.Grants)...) // protect_worktrees.go
+	for _, r := range repos {
 		ws, err := gitWants(r, p.Grants, drop)
 		if err != nil {
 			return nil, err

@@ -32,10 +32,12 @@ import (
 // the fixture's write directory; dirs are made in proj before the run;
 // absent is a path relative to proj that must not exist after the run
 // (what the member tried to write where it is kept read-only); bare, when
-// set, is a bare repository made beside mid (top/BARE) before the run.
+// set, is a bare repository made beside mid (top/BARE) before the run;
+// worktree, when set, is a linked worktree of proj made at top/WORKTREE
+// (git run there must still find proj's worktrees/wt after the run).
 type gitScenario struct {
 	id, expect, script, gitlink, config string
-	grant, absent, bare                 string
+	grant, absent, bare, worktree       string
 	dirs                                []string
 	index                               func() []byte
 }
@@ -100,6 +102,9 @@ func gitScenarios() []gitScenario {
 		{id: "life.git-bare-dotgit", bare: "remote.git", absent: "../../remote.git/.git",
 			expect: "a git directory of the member's at remote.git/.git (git push to remote.git tries it first) is moved aside",
 			script: mkrepo + `mkrepo ../../remote.git/.git && echo planted`},
+		{id: "life.git-deep-worktree", worktree: "a/b/c/wt", config: "[core]\n\thooksPath = .githooks\n", dirs: []string{".githooks"}, absent: "../../a/b/c/wt/.githooks/pre-commit",
+			expect: "a linked worktree of the repository five levels below the grant keeps its `.git` file and the hooks directory a relative core.hooksPath names there read-only",
+			script: mkrepo + `mkrepo ../../evil.git; printf '#!/bin/sh\ntouch ../../../../MEMBER-RAN\n' > ../../a/b/c/wt/.githooks/pre-commit 2>/dev/null; echo "gitdir: $PWD/../../evil.git" > ../../a/b/c/wt/.git 2>/dev/null; echo planted`},
 		{id: "life.git-rebase-exec", expect: "a rebase left in progress with an exec line (git rebase --continue would run it) is moved aside",
 			script: `mkdir .git/rebase-merge && echo 'exec touch ../../MEMBER-RAN' > .git/rebase-merge/git-rebase-todo && echo refs/heads/main > .git/rebase-merge/head-name && echo planted`},
 	}
@@ -160,6 +165,9 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 	if _, err := os.Lstat(filepath.Join(proj, s.absent)); s.absent != "" && err == nil {
 		return failf("%s is there after the run: the member wrote it where it is kept read-only, or acbox left it", s.absent)
 	}
+	if wt := filepath.Join(top, s.worktree); s.worktree != "" && discover(wt, filepath.Dir(top)) != filepath.Join(proj, ".git", "worktrees", "wt") {
+		return failf("git run from the worktree %s finds %q", wt, discover(wt, filepath.Dir(top)))
+	}
 	if s.gitlink != "" && indexNames(proj, s.gitlink) {
 		return failf("the index still names a gitlink at %s: git status would enter it", s.gitlink)
 	}
@@ -182,6 +190,11 @@ func (s gitScenario) prepare(top, proj string) error {
 	}
 	if s.bare != "" {
 		if err := makeBareFixture(filepath.Join(top, s.bare)); err != nil {
+			return err
+		}
+	}
+	if s.worktree != "" {
+		if err := makeWorktreeFixture(proj, filepath.Join(top, s.worktree)); err != nil {
 			return err
 		}
 	}
@@ -240,6 +253,25 @@ func makeBareFixture(dir string) error {
 	}
 	for name, text := range map[string]string{"HEAD": "ref: refs/heads/main\n", "config": "[core]\n\tbare = true\n"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// makeWorktreeFixture makes a linked worktree of proj at wt, as git
+// worktree add leaves it, with the directories of dirs there too.
+func makeWorktreeFixture(proj, wt string) error {
+	admin := filepath.Join(proj, ".git", "worktrees", "wt")
+	for _, d := range []string{admin, filepath.Join(wt, ".githooks")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	files := map[string]string{filepath.Join(admin, "HEAD"): "ref: refs/heads/wt\n", filepath.Join(admin, "commondir"): "../..\n",
+		filepath.Join(admin, "gitdir"): filepath.Join(wt, ".git") + "\n", filepath.Join(wt, ".git"): "gitdir: " + admin + "\n"}
+	for name, text := range files {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			return err
 		}
 	}
