@@ -60,6 +60,11 @@
 // Until the run ends, git used outside in such a repository follows the
 // member's changes.
 //
+// Every check notes what it moves aside, by inode, in a ledger shared by
+// the user's launches ([WatchLedger], ledger.go): an entry a sandbox
+// recorded at launch that another sandbox's check moved aside during its
+// run, and that some member put back, is moved aside again.
+//
 // # Limits
 //
 // The walk looks at every directory of each protected work tree, its git

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Repo is a repository whose git discovery is kept: its work tree root,
@@ -40,6 +41,7 @@ type Guard struct {
 	roots     []string                   // the work trees walked
 	single    []string                   // directories looked at alone (between a grant and a repository)
 	asides    map[string]bool            // what Check moved aside: not walked, not judged again
+	ledger    *ledger                    // what any check moved aside, across sandboxes (ledger.go); nil: none kept
 }
 
 // repoState is one repository's own git directory before the run.
@@ -55,10 +57,17 @@ type repoState struct {
 // state entries and index are checked like the repositories' own. It fails with ErrTooLarge when the work
 // trees hold more than MaxDirs directories or go deeper than MaxDepth.
 func Watch(repos []Repo, gitDirs []string) (*Guard, error) {
+	return WatchLedger(repos, gitDirs, "")
+}
+
+// WatchLedger is Watch keeping the ledger of what checks moved aside in
+// the directory ledgerDir (ledger.go); "" keeps none.
+func WatchLedger(repos []Repo, gitDirs []string, ledgerDir string) (*Guard, error) {
 	if !supported {
 		return nil, fmt.Errorf("git discovery cannot be checked on this platform: %w", syscall.ENOSYS)
 	}
-	g := &Guard{states: map[string]map[string]bool{}, dirs: map[string]bool{}, marks: map[string]entry{}, bare: map[string]bool{}, asides: map[string]bool{}}
+	g := &Guard{states: map[string]map[string]bool{}, dirs: map[string]bool{}, marks: map[string]entry{}, bare: map[string]bool{}, asides: map[string]bool{},
+		ledger: &ledger{dir: ledgerDir, since: time.Now()}}
 	g.plan(repos)
 	w := &walker{left: MaxDirs, visit: g.record}
 	if err := g.walkAll(w); err != nil {

@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "fbc7accb35f872d19f0bf3d1d220479234b0d14c74fecfb4582841e1165df7a7"
+const builtPolicyDigest = "048b127fc853305c27449f50f30f3977089854aeae9f054813a951b3937d67a4"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).
@@ -94,6 +94,7 @@ func PolicyDigest() string {
 func carveoutPolicy() []string {
 	return append(BuiltinProtect(),
 		fmt.Sprintf("repositories searched %d levels below each write grant, node_modules skipped, symlinks not followed, at most %d directories", repoSearchDepth, repoSearchLimit),
+		"what a git check moves aside noted by inode in a ledger in the state directory; an entry recorded at launch that another check moved aside during the run is moved aside again",
 		"every linked worktree a protected repository lists (worktrees/NAME/gitdir) that lies in a write grant, at any depth, protected as a repository: its .git file and core.hooksPath read-only, its work tree checked after the run",
 		"a bare repository (HEAD, objects, refs, no .git) at a write grant's root or within the search's depth: hooks and config read-only, objects and refs pinned, checked after the run for a new .git inside",
 		fmt.Sprintf("core.hooksPath from the system, global and repository config (includes followed outside write grants, %d deep, at most %d files of %d bytes) kept read-only when it names a directory in a write grant; an include inside a write grant refused", gitIncludeDepth, gitConfigMaxFiles, gitConfigMaxSize),

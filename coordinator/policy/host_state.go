@@ -58,3 +58,11 @@ func canHold(dir string) bool {
 		}
 	}
 }
+
+// GitLedgerDir is where the git checks after the run keep the ledger of
+// what they moved aside (coordinator/gitguard/ledger.go): in the state
+// directory that does not depend on XDG_RUNTIME_DIR, so that every launch
+// of the user shares it, and that every sandbox masks.
+func GitLedgerDir(p *Plan) string {
+	return filepath.Join(homeStateDir(p.Home, p.UID), "git-quarantine")
+}

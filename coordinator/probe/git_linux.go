@@ -116,6 +116,8 @@ func (r *Runner) gitRedirects() []Line {
 	for _, s := range gitScenarios() {
 		out = append(out, life(s.id, s.expect, "issue 11; CVE-2022-24765 (git discovery), git-scm safe.bareRepository", r.gitScenario(s)))
 	}
+	out = append(out, life("life.git-two-sandboxes", "what one sandbox's check moved aside, put back by the member of a second sandbox that launched while it was there, is moved aside by the second's check",
+		"issue 11 (an attacker's finding: concurrent sandboxes)", r.gitTwoSandboxes()))
 	return out
 }
 
