@@ -89,6 +89,8 @@ var planFields = map[string]string{
 	"Protected":      "honoured: carve-outs bound read-only onto themselves, with pins (spec.go)",
 	"PersistedHome":  "honoured: it is also one of Mounts (a read-write bind at the home, held and checked at the start gate like every bind); the launcher locks it and the exit scan walks it",
 	"ProtectMissing": "no effect: --protect paths that do not exist; nothing is mounted there",
+	"BareRepos":      "honoured: their carve-outs are in Protected; the launcher's git discovery check walks each after the run (gitguard), whatever the backend",
+	"EnclosingRepos": "honoured: the launcher's git discovery check walks each such grant after the run (gitguard), whatever the backend",
 }
 
 func TestEveryPlanFieldClassified(t *testing.T) {

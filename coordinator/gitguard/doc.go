@@ -60,6 +60,11 @@
 // Until the run ends, git used outside in such a repository follows the
 // member's changes.
 //
+// Every check notes what it moves aside, by inode, in a ledger shared by
+// the user's launches ([WatchLedger], ledger.go): an entry a sandbox
+// recorded at launch that another sandbox's check moved aside during its
+// run, and that some member put back, is moved aside again.
+//
 // # Limits
 //
 // The walk looks at every directory of each protected work tree, its git
@@ -68,7 +73,9 @@
 // than that is refused by Watch rather than checked in part. A repository
 // the member creates inside a protected work tree has its `.git` moved
 // aside too (git status would enter it as a submodule); one it creates
-// elsewhere is its own. A repository that was already there, deeper than
+// elsewhere is its own. A repository whose work tree holds a write grant
+// (Repo.Grant inside Repo.Root) has the grant walked instead of its work
+// tree: the member writes nothing else of it. A repository that was already there, deeper than
 // the carve-outs reach, or a bare repository kept inside a work tree, is
 // not protected: its config stays writable. An index larger than 512 MiB,
 // or one this package cannot parse (a version after 4), is moved aside

@@ -85,6 +85,10 @@ func (r *repoState) check(res *Result, g *Guard) {
 			g.moveAt(res, fd, filepath.Join(dot, filepath.Dir(rel)), name, "a git directory for a submodule or worktree the member added")
 			return errSkip
 		}
+		if r.meta[rel] && g.movedBack(fd, name) {
+			g.moveBack(res, fd, filepath.Join(dot, filepath.Dir(rel)), name)
+			return errSkip
+		}
 		return nil
 	})
 	if err != nil {

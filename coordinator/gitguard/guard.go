@@ -7,12 +7,14 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Repo is a repository whose git discovery is kept: its work tree root,
-// the write grant holding it, and whether Root/.git is its git directory
+// the write grant holding it (or, for a repository that encloses a grant,
+// the grant it encloses), and whether Root/.git is its git directory
 // (false: a `gitdir:` file, whose target git validates without falling
-// back).
+// back, or a git directory outside every write grant).
 type Repo struct {
 	Root, Grant string
 	OwnGitDir   bool
@@ -39,6 +41,7 @@ type Guard struct {
 	roots     []string                   // the work trees walked
 	single    []string                   // directories looked at alone (between a grant and a repository)
 	asides    map[string]bool            // what Check moved aside: not walked, not judged again
+	ledger    *ledger                    // what any check moved aside, across sandboxes (ledger.go); nil: none kept
 }
 
 // repoState is one repository's own git directory before the run.
@@ -54,10 +57,17 @@ type repoState struct {
 // state entries and index are checked like the repositories' own. It fails with ErrTooLarge when the work
 // trees hold more than MaxDirs directories or go deeper than MaxDepth.
 func Watch(repos []Repo, gitDirs []string) (*Guard, error) {
+	return WatchLedger(repos, gitDirs, "")
+}
+
+// WatchLedger is Watch keeping the ledger of what checks moved aside in
+// the directory ledgerDir (ledger.go); "" keeps none.
+func WatchLedger(repos []Repo, gitDirs []string, ledgerDir string) (*Guard, error) {
 	if !supported {
 		return nil, fmt.Errorf("git discovery cannot be checked on this platform: %w", syscall.ENOSYS)
 	}
-	g := &Guard{states: map[string]map[string]bool{}, dirs: map[string]bool{}, marks: map[string]entry{}, bare: map[string]bool{}, asides: map[string]bool{}}
+	g := &Guard{states: map[string]map[string]bool{}, dirs: map[string]bool{}, marks: map[string]entry{}, bare: map[string]bool{}, asides: map[string]bool{},
+		ledger: &ledger{dir: ledgerDir, since: time.Now()}}
 	g.plan(repos)
 	w := &walker{left: MaxDirs, visit: g.record}
 	if err := g.walkAll(w); err != nil {
@@ -81,10 +91,14 @@ func Watch(repos []Repo, gitDirs []string) (*Guard, error) {
 
 // plan picks the trees to walk: each repository's work tree unless it
 // lies in another one's, and the directories between its grant and it.
+// A repository whose work tree holds its grant (it encloses the grant:
+// -w ~/repo/src) has the grant walked: the member writes nothing else of
+// it, and a new .git anywhere in the grant, its root included, is what git
+// run from there would find first.
 func (g *Guard) plan(repos []Repo) {
 	var roots []string
 	for _, r := range repos {
-		roots = append(roots, r.Root)
+		roots = append(roots, r.walkRoot())
 	}
 	sort.Strings(roots)
 	for _, r := range roots {
@@ -105,6 +119,15 @@ func (g *Guard) plan(repos []Repo) {
 		}
 	}
 	sort.Strings(g.single)
+}
+
+// walkRoot is the part of the repository's work tree the member can
+// write: all of it, or the grant when the work tree encloses the grant.
+func (r Repo) walkRoot() string {
+	if r.Grant != "" && !within(r.Root, r.Grant) && within(r.Grant, r.Root) {
+		return r.Grant
+	}
+	return r.Root
 }
 
 func (g *Guard) inRoots(d string) bool {

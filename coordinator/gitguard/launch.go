@@ -37,7 +37,7 @@ func WatchPlan(p *policy.Plan) (*Redirects, error) {
 	if len(repos) == 0 && len(p.ProtectedGitDirs()) == 0 {
 		return &Redirects{}, nil
 	}
-	g, err := Watch(repos, p.ProtectedGitDirs())
+	g, err := WatchLedger(repos, p.ProtectedGitDirs(), policy.GitLedgerDir(p))
 	if errors.Is(err, ErrTooLarge) {
 		return nil, fmt.Errorf("%w: %w; acbox checks every directory of a protected repository's work tree after the run for a new .git, "+
 			"and will not leave some unchecked; grant a narrower directory, or pass --unprotect .git/hooks --unprotect .git/config --unprotect .git",
@@ -58,6 +58,9 @@ func (r *Redirects) Quarantine(errw io.Writer) ([]string, error) {
 		return nil, nil
 	}
 	res := r.g.Check()
+	if err := r.g.ledger.err; err != nil {
+		fmt.Fprintf(errw, "acbox: the ledger of what the git check moved aside could not be written (%s): a sandbox running now over the same repository would not know; check its repository after it ends\n", err.Error())
+	}
 	var failed []string
 	for _, f := range res.Findings {
 		fmt.Fprintln(errw, "acbox:", f)

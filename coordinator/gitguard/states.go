@@ -95,6 +95,8 @@ func (g *Guard) checkStates(res *Result) {
 		for _, n := range stateNames {
 			if _, ok, _ := lstatAt(fd, n); ok && !g.states[d][n] {
 				g.moveAt(res, fd, d, n, whyState(n))
+			} else if ok && g.movedBack(fd, n) {
+				g.moveBack(res, fd, d, n)
 			}
 		}
 		g.checkIndex(res, fd, d)

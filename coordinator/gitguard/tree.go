@@ -116,10 +116,16 @@ func (g *Guard) judge(res *Result, path string, fd int, has func(string) bool) {
 	if e, ok := dotGit(fd, has); ok {
 		if old, had := g.marks[dot]; !had || !sameEntry(old, e) {
 			g.moveAt(res, fd, path, ".git", "git run here or in a submodule path would use it instead of the repository's own")
+		} else if g.ledger.movedSince(e) {
+			g.moveBack(res, fd, path, ".git")
 		}
 	}
-	if !g.bare[path] && bareLayout(fd, has) {
-		g.moveAt(res, fd, path, "HEAD", "with objects and refs beside it, git takes this directory for a bare repository")
+	if bareLayout(fd, has) {
+		if !g.bare[path] {
+			g.moveAt(res, fd, path, "HEAD", "with objects and refs beside it, git takes this directory for a bare repository")
+		} else if g.movedBack(fd, "HEAD") {
+			g.moveBack(res, fd, path, "HEAD")
+		}
 	}
 }
 
@@ -186,13 +192,29 @@ func sameEntry(a, b entry) bool {
 	return same && (a.isDir() || a.ctime == b.ctime)
 }
 
+// movedBack: name, in the directory open at fd, is an inode a check moved
+// aside since this launch's record (ledger.go).
+func (g *Guard) movedBack(fd int, name string) bool {
+	e, ok, _ := lstatAt(fd, name)
+	return ok && g.ledger.movedSince(e)
+}
+
+// moveBack moves aside what another sandbox's check moved aside during
+// this run and some member put back.
+func (g *Guard) moveBack(res *Result, fd int, dir, name string) {
+	g.moveAt(res, fd, dir, name, "another sandbox's check moved it aside during this run, and it was put back; git would use it")
+	res.Findings[len(res.Findings)-1].Was = true
+}
+
 // moveAt moves name in the directory open at fd aside and records it.
 func (g *Guard) moveAt(res *Result, fd int, dir, name, why string) {
 	f := Finding{Path: filepath.Join(dir, name), Why: why}
+	e, _, _ := lstatAt(fd, name)
 	aside, err := moveAside(fd, name)
 	if err != nil {
 		f.Err = err
 	} else {
+		g.ledger.moved(e)
 		f.Aside = filepath.Join(dir, aside)
 		g.asides[f.Aside] = true
 	}

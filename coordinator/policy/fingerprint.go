@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "9bf8935e23ef8e3b745ae2ca5ceaa509b44841b37d2f2738068eed1432ee7ca4"
+const builtPolicyDigest = "edffa29d5271cab8b65074483ef57fe89179c9e64880eb271a85de73feaa4b8c"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).
@@ -94,6 +94,10 @@ func PolicyDigest() string {
 func carveoutPolicy() []string {
 	return append(BuiltinProtect(),
 		fmt.Sprintf("repositories searched %d levels below each write grant, node_modules skipped, symlinks not followed, at most %d directories", repoSearchDepth, repoSearchLimit),
+		"what a git check moves aside noted by inode in a ledger in the state directory; an entry recorded at launch that another check moved aside during the run is moved aside again",
+		"every linked worktree a protected repository lists (worktrees/NAME/gitdir) that lies in a write grant, at any depth, protected as a repository: its .git file and core.hooksPath read-only, its work tree checked after the run",
+		"a bare repository (HEAD, objects, refs, no .git) at a write grant's root or within the search's depth: hooks and config read-only, objects and refs pinned, checked after the run for a new .git inside",
 		fmt.Sprintf("core.hooksPath from the system, global and repository config (includes followed outside write grants, %d deep, at most %d files of %d bytes) kept read-only when it names a directory in a write grant; an include inside a write grant refused", gitIncludeDepth, gitConfigMaxFiles, gitConfigMaxSize),
-		"objects and refs of each protected git directory pinned; git discovery checked after the run (HEAD restored; new .git, bare layouts, modules, worktrees, commondir and rebase state moved aside)")
+		"objects and refs of each protected git directory pinned; git discovery checked after the run (HEAD restored; new .git, bare layouts, modules, worktrees, commondir and rebase state moved aside)",
+		"a repository whose work tree holds a write grant (found upwards as git finds it, within GIT_CEILING_DIRECTORIES and one filesystem) protected as if at the grant's root: its core.hooksPath kept read-only in the grant, the grant checked after the run for new .git and bare layouts")
 }

@@ -58,3 +58,18 @@ func canHold(dir string) bool {
 		}
 	}
 }
+
+// GitLedgerDir is where the git checks after the run keep the ledger of
+// what they moved aside (coordinator/gitguard/ledger.go): in the state
+// directory that does not depend on XDG_RUNTIME_DIR, so that every launch
+// of the user shares it, and that every sandbox masks.
+// A plan without an absolute home, or for another user than this
+// process (never one Resolve made here), gets "": no ledger, rather than
+// a path relative to the working directory or a directory made in another
+// user's name.
+func GitLedgerDir(p *Plan) string {
+	if !filepath.IsAbs(p.Home) || p.UID != os.Geteuid() {
+		return ""
+	}
+	return filepath.Join(homeStateDir(p.Home, p.UID), "git-quarantine")
+}

@@ -30,3 +30,20 @@ func TestTmpStateDirIgnoresTMPDIR(t *testing.T) {
 		}
 	}
 }
+
+// TestGitLedgerDir: the ledger is at an absolute path in this user's
+// state, or nowhere: a plan without a home once put it in a test's working
+// directory.
+func TestGitLedgerDir(t *testing.T) {
+	me := os.Geteuid()
+	for _, c := range []struct {
+		home string
+		uid  int
+		ok   bool
+	}{{"", me, false}, {"rel", me, false}, {"/nonexistent-home", me + 1, false}, {t.TempDir(), me, true}} {
+		d := GitLedgerDir(&Plan{Home: c.home, UID: c.uid})
+		if (d != "") != c.ok || (d != "" && !filepath.IsAbs(d)) {
+			t.Errorf("home %q uid %d: ledger %q", c.home, c.uid, d)
+		}
+	}
+}

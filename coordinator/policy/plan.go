@@ -49,6 +49,13 @@ type Plan struct {
 	// binds of a path onto itself, and the pins that keep their parents in
 	// place; see protect.go.
 	Protected []Carveout `json:"protected"`
+	// EnclosingRepos are the repositories whose work tree (or git
+	// directory) holds a write grant that has no repository of its own,
+	// one per such grant, with OwnGitDir false; see protect_enclosing.go.
+	EnclosingRepos []ProtectedRepo `json:"enclosing_repos,omitempty"`
+	// BareRepos are the bare repositories found in write grants, each
+	// with the grant holding it and OwnGitDir false; see protect_bare.go.
+	BareRepos []ProtectedRepo `json:"bare_repos,omitempty"`
 	// ProtectMissing are --protect paths absent from a write grant: nothing
 	// was mounted there, and the member may create them.
 	ProtectMissing []string `json:"protect_missing,omitempty"`

@@ -115,6 +115,9 @@ func resolveProtected(p *Plan, protect, unprotect []string) ([]Carveout, []strin
 		}
 		out = append(out, cs...)
 	}
+	if !(drop[ProtectHooks] && drop[ProtectConfig] && drop[ProtectGitLink]) {
+		p.EnclosingRepos = enclosingRepos(p)
+	}
 	out = pruneCarveouts(out)
 	if err := checkNothingBeneath(out, p); err != nil {
 		return nil, nil, err
@@ -123,17 +126,30 @@ func resolveProtected(p *Plan, protect, unprotect []string) ([]Carveout, []strin
 }
 
 // builtinWants: the built-in carve-outs of the repository at a write
-// grant's root and of those below it (protect_search.go), less the dropped.
+// grant's root and of those below it (protect_search.go), bare ones
+// included (protect_bare.go), less the dropped.
 func builtinWants(root string, p *Plan, drop map[string]bool) ([]carveWant, error) {
 	if drop[ProtectHooks] && drop[ProtectConfig] && drop[ProtectGitLink] {
 		return nil, nil
 	}
-	repos, err := nestedRepos(root, p)
+	repos, bares, err := searchRepos(root, p)
 	if err != nil {
 		return nil, err
 	}
-	var out []carveWant
-	for _, r := range append([]string{root}, repos...) {
+	out, err := bareWants(root, bares, p, drop)
+	if err != nil {
+		return nil, err
+	}
+	if r, ok := enclosingRepo(root); ok && !drop[ProtectHooksPath] && !drop[ProtectConfig] {
+		hs, err := hooksPathWants(r.Root, p) // a relative value is taken from its work tree's root
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hs...)
+	}
+	repos = append([]string{root}, repos...)
+	repos = append(repos, listedWorktrees(append(repos, bares...), p.Grants)...) // protect_worktrees.go
+	for _, r := range repos {
 		ws, err := gitWants(r, p.Grants, drop)
 		if err != nil {
 			return nil, err

@@ -144,8 +144,11 @@ type ProtectedRepo struct {
 
 // ProtectedRepos lists the repositories the plan protects, from their
 // carve-outs: a repository's own hooks or config at ROOT/.git/..., or its
-// read-only `.git` file. The launcher checks each after the run for what
-// would change what git discovers there (package gitguard).
+// read-only `.git` file; and each repository that encloses a write grant
+// (Plan.EnclosingRepos), listed once per grant; and each bare repository
+// in a write grant (Plan.BareRepos). The launcher checks each
+// after the run for what would change what git discovers there (package
+// gitguard).
 func (p *Plan) ProtectedRepos() []ProtectedRepo {
 	var out []ProtectedRepo
 	seen := map[string]bool{}
@@ -154,6 +157,10 @@ func (p *Plan) ProtectedRepos() []ProtectedRepo {
 			seen[root] = true
 			out = append(out, ProtectedRepo{Root: root, Grant: grant, OwnGitDir: own})
 		}
+	}
+	for _, r := range append(append([]ProtectedRepo{}, p.EnclosingRepos...), p.BareRepos...) {
+		seen[r.Root+"\x00"+r.Grant] = true
+		out = append(out, r)
 	}
 	for _, c := range p.Protected {
 		switch {

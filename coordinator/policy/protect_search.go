@@ -26,11 +26,20 @@ var repoSearchLimit = 20000
 // what it read for the exit scan (listings.go); protect_search_other.go
 // uses os.ReadDir.
 func nestedRepos(root string, p *Plan) ([]string, error) {
+	found, _, err := searchRepos(root, p)
+	return found, err
+}
+
+// searchRepos returns nestedRepos' repositories and, apart, the bare
+// repositories in the same range: directories holding HEAD, objects and
+// refs (git's is_git_directory) and no .git, which the search does not
+// enter (their insides are git's). A git push to one runs its hooks.
+func searchRepos(root string, p *Plan) (found, bare []string, err error) {
 	s := repoSearch{root: root, plan: p}
 	if err := s.search(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s.found, nil
+	return s.found, s.bare, nil
 }
 
 type repoSearch struct {
@@ -38,6 +47,7 @@ type repoSearch struct {
 	plan  *Plan
 	seen  int
 	found []string
+	bare  []string
 	// Linux only (protect_search_linux.go)
 	rd   direntsReader
 	full bool // the plan's listings are at their budget

@@ -38,7 +38,7 @@ func (s *repoSearch) search() error {
 // root; a repository when it holds .git), closing fd.
 func (s *repoSearch) walk(fd int, dir string, depth int) error {
 	defer sys.Close(fd)
-	subs, git, ok := s.list(fd, dir)
+	subs, git, bare, ok := s.list(fd, dir)
 	if !ok { // unreadable here: unreadable for the member too
 		if depth > 0 && hasGit(fd, ".git") {
 			s.found = append(s.found, dir)
@@ -47,6 +47,9 @@ func (s *repoSearch) walk(fd int, dir string, depth int) error {
 	}
 	if git && depth > 0 && hasGit(fd, ".git") {
 		s.found = append(s.found, dir)
+	} else if bare && depth > 0 && isGitDir(dir) {
+		s.bare = append(s.bare, dir)
+		return nil // a git directory: its insides are git's, protected whole by gitDirWants
 	}
 	if depth == repoSearchDepth-1 {
 		return s.leaves(fd, dir, subs)
@@ -81,25 +84,34 @@ func (s *repoSearch) leaves(fd int, dir string, subs []string) error {
 			return err
 		}
 		sub := filepath.Join(dir, name)
-		if !s.otherView(sub) && hasGit(fd, name+"/.git") {
+		switch {
+		case s.otherView(sub):
+		case hasGit(fd, name+"/.git"):
 			s.found = append(s.found, sub)
+		case hasGit(fd, name+"/HEAD") && isGitDir(sub):
+			s.bare = append(s.bare, sub)
 		}
 	}
 	return nil
 }
 
 // list reads the directory open at fd: its subdirectories by name (less
-// .git and node_modules) and whether it holds a .git entry. ok is false
+// .git and node_modules), whether it holds a .git entry, and whether it
+// holds HEAD, objects and refs (a bare repository's layout). ok is false
 // when it could not be read whole.
-func (s *repoSearch) list(fd int, dir string) (subs []string, git, ok bool) {
+func (s *repoSearch) list(fd int, dir string) (subs []string, git, bare, ok bool) {
+	marks := 0
 	var keep []byte
 	kp := &keep
 	if s.full {
 		kp = nil
 	}
 	err := s.rd.Each(fd, dir, kp, func(name []byte, typ uint8) bool {
-		if string(name) == ".git" {
+		switch string(name) {
+		case ".git":
 			git = true
+		case "HEAD", "objects", "refs":
+			marks++
 		}
 		if typ == unix.DT_UNKNOWN { // a filesystem without d_type
 			typ = typeAt(fd, string(name))
@@ -110,13 +122,13 @@ func (s *repoSearch) list(fd int, dir string) (subs []string, git, ok bool) {
 		return true
 	})
 	if err != nil {
-		return nil, false, false
+		return nil, false, false, false
 	}
 	sort.Strings(subs)
 	if !s.full && !s.plan.listings.keep(dir, keep) {
 		s.full = true
 	}
-	return subs, git, true
+	return subs, git, marks == 3, true
 }
 
 func hasGit(dirfd int, path string) bool {

@@ -32,6 +32,9 @@ func (s *repoSearch) walk(dir string, depth int) error {
 		}
 		if _, err := os.Lstat(filepath.Join(sub, ".git")); err == nil {
 			s.found = append(s.found, sub)
+		} else if isGitDir(sub) {
+			s.bare = append(s.bare, sub)
+			continue // a git directory: protected whole by gitDirWants
 		}
 		if err := s.walk(sub, depth+1); err != nil {
 			return err

@@ -27,9 +27,18 @@ import (
 // names as a gitlink, for the script to copy into .git; config is added to
 // the repository's config before the run (what the user had set).
 // index, when set, is written there instead (an index crafted against
-// acbox's own parser).
+// acbox's own parser). grant, when set, is the write grant relative to
+// proj (a grant inside the work tree, which the script runs in) instead of
+// the fixture's write directory; dirs are made in proj before the run;
+// absent is a path relative to proj that must not exist after the run
+// (what the member tried to write where it is kept read-only); bare, when
+// set, is a bare repository made beside mid (top/BARE) before the run;
+// worktree, when set, is a linked worktree of proj made at top/WORKTREE
+// (git run there must still find proj's worktrees/wt after the run).
 type gitScenario struct {
 	id, expect, script, gitlink, config string
+	grant, absent, bare, worktree       string
+	dirs                                []string
 	index                               func() []byte
 }
 
@@ -80,6 +89,22 @@ func gitScenarios() []gitScenario {
 			script: mkrepo + `mkrepo ../evil/.git && rm -r src/deep && ln -s ../../evil src/deep && echo planted`},
 		{id: "life.git-config-worktree", expect: "a new .git/config.worktree (read as config, with its commands, once extensions.worktreeConfig is set) is moved aside",
 			config: "[extensions]\n\tworktreeConfig = true\n", script: evilConfig + `.git/config.worktree && echo planted`},
+		{id: "life.git-enclosing-init", grant: "src", expect: "with the write grant inside the work tree (-w proj/src), a git directory of the member's at the grant's root is moved aside, so git run there finds the repository's own again",
+			script: mkrepo + `mkrepo .git && echo planted`},
+		{id: "life.git-enclosing-deep", grant: "src", expect: "with the write grant inside the work tree, a new `.git` deep in the grant is moved aside",
+			script: mkrepo + `mkrepo deep/.git && echo planted`},
+		{id: "life.git-enclosing-hookspath", grant: "src", config: "[core]\n\thooksPath = src/hooks\n", dirs: []string{"src/hooks"}, absent: "src/hooks/pre-commit",
+			expect: "with the write grant inside the work tree, the hooks directory the repository's relative core.hooksPath names in the grant is read-only",
+			script: `printf '#!/bin/sh\ntouch ../../../MEMBER-RAN\n' > hooks/pre-commit 2>/dev/null; echo planted`},
+		{id: "life.git-bare-hooks", bare: "remote.git", absent: "../../remote.git/hooks/post-receive",
+			expect: "the hooks of a bare repository in the write grant (a local remote `git push` runs them in) are read-only",
+			script: `printf '#!/bin/sh\ntouch ../MEMBER-RAN\n' > ../../remote.git/hooks/post-receive 2>/dev/null; echo planted`},
+		{id: "life.git-bare-dotgit", bare: "remote.git", absent: "../../remote.git/.git",
+			expect: "a git directory of the member's at remote.git/.git (git push to remote.git tries it first) is moved aside",
+			script: mkrepo + `mkrepo ../../remote.git/.git && echo planted`},
+		{id: "life.git-deep-worktree", worktree: "a/b/c/wt", config: "[core]\n\thooksPath = .githooks\n", dirs: []string{".githooks"}, absent: "../../a/b/c/wt/.githooks/pre-commit",
+			expect: "a linked worktree of the repository five levels below the grant keeps its `.git` file and the hooks directory a relative core.hooksPath names there read-only",
+			script: mkrepo + `mkrepo ../../evil.git; printf '#!/bin/sh\ntouch ../../../../MEMBER-RAN\n' > ../../a/b/c/wt/.githooks/pre-commit 2>/dev/null; echo "gitdir: $PWD/../../evil.git" > ../../a/b/c/wt/.git 2>/dev/null; echo planted`},
 		{id: "life.git-rebase-exec", expect: "a rebase left in progress with an exec line (git rebase --continue would run it) is moved aside",
 			script: `mkdir .git/rebase-merge && echo 'exec touch ../../MEMBER-RAN' > .git/rebase-merge/git-rebase-todo && echo refs/heads/main > .git/rebase-merge/head-name && echo planted`},
 	}
@@ -91,6 +116,8 @@ func (r *Runner) gitRedirects() []Line {
 	for _, s := range gitScenarios() {
 		out = append(out, life(s.id, s.expect, "issue 11; CVE-2022-24765 (git discovery), git-scm safe.bareRepository", r.gitScenario(s)))
 	}
+	out = append(out, life("life.git-two-sandboxes", "what one sandbox's check moved aside, put back by the member of a second sandbox that launched while it was there, is moved aside by the second's check",
+		"issue 11 (an attacker's finding: concurrent sandboxes)", r.gitTwoSandboxes()))
 	return out
 }
 
@@ -108,7 +135,11 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 	if err != nil {
 		return errorf("before the run: %v", err)
 	}
-	c := exec.Command(r.Exe, append(r.runFlags(), "--write", r.Fixture.Write, "--cwd", proj, "--", "sh", "-c", s.script)...)
+	grant, cwd := r.Fixture.Write, proj
+	if s.grant != "" {
+		grant, cwd = filepath.Join(proj, s.grant), filepath.Join(proj, s.grant)
+	}
+	c := exec.Command(r.Exe, append(r.runFlags(), "--write", grant, "--cwd", cwd, "--", "sh", "-c", s.script)...)
 	var errb strings.Builder
 	c.Stderr = &errb
 	done := make(chan []byte, 1)
@@ -133,6 +164,12 @@ func (r *Runner) gitScenario(s gitScenario) Outcome {
 	if o := judgeGit(proj, before); o.Result != Pass {
 		return o
 	}
+	if _, err := os.Lstat(filepath.Join(proj, s.absent)); s.absent != "" && err == nil {
+		return failf("%s is there after the run: the member wrote it where it is kept read-only, or acbox left it", s.absent)
+	}
+	if wt := filepath.Join(top, s.worktree); s.worktree != "" && discover(wt, filepath.Dir(top)) != filepath.Join(proj, ".git", "worktrees", "wt") {
+		return failf("git run from the worktree %s finds %q", wt, discover(wt, filepath.Dir(top)))
+	}
 	if s.gitlink != "" && indexNames(proj, s.gitlink) {
 		return failf("the index still names a gitlink at %s: git status would enter it", s.gitlink)
 	}
@@ -150,6 +187,21 @@ func (s gitScenario) prepare(top, proj string) error {
 	}
 	if index != nil {
 		if err := os.WriteFile(filepath.Join(top, "planted-index"), index(), 0o644); err != nil {
+			return err
+		}
+	}
+	if s.bare != "" {
+		if err := makeBareFixture(filepath.Join(top, s.bare)); err != nil {
+			return err
+		}
+	}
+	if s.worktree != "" {
+		if err := makeWorktreeFixture(proj, filepath.Join(top, s.worktree)); err != nil {
+			return err
+		}
+	}
+	for _, d := range s.dirs {
+		if err := os.MkdirAll(filepath.Join(proj, d), 0o755); err != nil {
 			return err
 		}
 	}
@@ -188,6 +240,40 @@ func makeGitFixture(proj string) error {
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// makeBareFixture makes a bare repository as git init --bare leaves it.
+func makeBareFixture(dir string) error {
+	for _, d := range []string{"hooks", "objects/info", "refs/heads", "refs/tags"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	for name, text := range map[string]string{"HEAD": "ref: refs/heads/main\n", "config": "[core]\n\tbare = true\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// makeWorktreeFixture makes a linked worktree of proj at wt, as git
+// worktree add leaves it, with the directories of dirs there too.
+func makeWorktreeFixture(proj, wt string) error {
+	admin := filepath.Join(proj, ".git", "worktrees", "wt")
+	for _, d := range []string{admin, filepath.Join(wt, ".githooks")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	files := map[string]string{filepath.Join(admin, "HEAD"): "ref: refs/heads/wt\n", filepath.Join(admin, "commondir"): "../..\n",
+		filepath.Join(admin, "gitdir"): filepath.Join(wt, ".git") + "\n", filepath.Join(wt, ".git"): "gitdir: " + admin + "\n"}
+	for name, text := range files {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			return err
 		}
 	}

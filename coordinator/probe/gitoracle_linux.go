@@ -115,7 +115,11 @@ type gitSnap struct {
 
 func gitState(proj string) (gitSnap, error) {
 	s := gitSnap{found: map[string]string{}, ids: map[string][2]uint64{}}
-	ceiling := filepath.Dir(filepath.Dir(filepath.Dir(proj))) // the write grant's parent: the member cannot write above the grant
+	// Above the repository, at the fixture's write directory's parent: the
+	// member cannot write there. A scenario's write grant may lie inside
+	// the work tree (proj/src): git run there finds proj/.git, and a .git
+	// the member adds in the grant would be found first.
+	ceiling := filepath.Dir(filepath.Dir(filepath.Dir(proj)))
 	for _, d := range []string{proj, filepath.Join(proj, "src"), filepath.Join(proj, "src", "deep")} {
 		s.found[d] = discover(d, ceiling)
 	}
