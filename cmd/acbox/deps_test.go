@@ -25,6 +25,12 @@ var forbiddenDeps = map[string]string{
 	"github.com/containerd/log":           "logrus-based logging of the official client; acbox writes its own diagnostics",
 	"github.com/sirupsen/logrus":          "a logger acbox does not use",
 	"github.com/pkg/errors":               "superseded by the standard errors package",
+	// Development-time only: coordinator/docker/profile narrows docker's
+	// default seccomp profile and `go generate ./coordinator/docker/`
+	// writes the JSON the binary embeds.
+	"github.com/moby/profiles":                          "docker's default seccomp profile, read at development time (coordinator/docker/profile); linked, its 10 KB builder came into every process",
+	"github.com/opencontainers/runtime-spec":            "the OCI types of docker's seccomp profile, development time only; their package init formats the spec version with fmt.Sprintf in every process",
+	"github.com/acbox/acbox/coordinator/docker/profile": "the development-time builder of the docker backend's seccomp profile; the binary embeds its output",
 }
 
 // requiredDeps show that the list is the real binary's: the docker
