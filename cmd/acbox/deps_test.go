@@ -31,6 +31,11 @@ var forbiddenDeps = map[string]string{
 	"github.com/moby/profiles":                          "docker's default seccomp profile, read at development time (coordinator/docker/profile); linked, its 10 KB builder came into every process",
 	"github.com/opencontainers/runtime-spec":            "the OCI types of docker's seccomp profile, development time only; their package init formats the spec version with fmt.Sprintf in every process",
 	"github.com/acbox/acbox/coordinator/docker/profile": "the development-time builder of the docker backend's seccomp profile; the binary embeds its output",
+	// `acbox image build` only checks that busybox names no dynamic loader
+	// (coordinator/docker/elfstatic.go reads the program headers itself).
+	"debug/elf":     "an ELF reader for a check of the program headers; it brings debug/dwarf, compress/zlib and internal/zstd",
+	"debug/dwarf":   "DWARF tables built by its package init in every process; acbox reads no debug information",
+	"internal/zstd": "zstd tables built by its package init in every process; acbox decompresses no ELF sections",
 }
 
 // requiredDeps show that the list is the real binary's: the docker
