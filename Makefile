@@ -7,7 +7,10 @@ TESTUSER ?= acbox-test
 # Static and without cgo: the same binary can serve as the in-container
 # bridge of the docker backend, and the seccomp filter is embedded BPF, so
 # libseccomp is needed only by the compile golden test (make unit).
-STATIC   := -tags netgo,osusergo -buildvcs=auto -trimpath -ldflags=-s\ -w
+# nethttpomithttp2 leaves out net/http's bundled HTTP/2, which acbox never
+# negotiates (HTTP/1.1 on Unix sockets and loopback, no TLS) but whose
+# package state every process, pid 1 included, would initialise.
+STATIC   := -tags netgo,osusergo,nethttpomithttp2 -buildvcs=auto -trimpath -ldflags=-s\ -w
 DEB_PKGS := libseccomp-dev gcc gcc-multilib bubblewrap busybox-static hyperfine curl tmux git python3 iproute2 nodejs passwd
 
 .PHONY: all build deps test unit integration soak selftest bench fuzz clean

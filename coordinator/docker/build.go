@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
-	"debug/elf"
 	"fmt"
 	"io"
 	"os"
@@ -76,14 +75,12 @@ func readBusybox(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: busybox %s: %w", policy.ErrInvalid, path, err)
 	}
-	e, err := elf.NewFile(bytes.NewReader(bin))
+	dynamic, err := dynamicELF(bin)
 	if err != nil {
 		return nil, fmt.Errorf("%w: busybox %s is not an ELF binary (%w)%s", policy.ErrInvalid, path, err, remedy)
 	}
-	for _, p := range e.Progs {
-		if p.Type == elf.PT_INTERP {
-			return nil, fmt.Errorf("%w: %s is dynamically linked and cannot run in an image FROM scratch%s", policy.ErrInvalid, path, remedy)
-		}
+	if dynamic {
+		return nil, fmt.Errorf("%w: %s is dynamically linked and cannot run in an image FROM scratch%s", policy.ErrInvalid, path, remedy)
 	}
 	return bin, nil
 }

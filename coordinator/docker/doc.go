@@ -86,7 +86,9 @@
 //     backend; the container's read-only root and binds are the file
 //     boundary" (requested false, so not a shortfall).
 //   - Seccomp is acbox's profile: docker's default narrowed by the native
-//     policy (seccomp.go), x86_64 only, so 32-bit x86 programs are killed.
+//     policy, built at development time by package profile and embedded
+//     (seccomp_profile.json, seccomp.go), x86_64 only, so 32-bit x86
+//     programs are killed.
 //     The report carries its digest ([ProfileDigest]). AppArmor is
 //     docker's default, as the runtime provides it.
 //   - Docker's /sys, /dev/mqueue and /etc/resolv.conf cannot be left out,

@@ -1,46 +1,35 @@
 package docker
 
 import (
+	"bytes"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
-	"slices"
 	"sync"
-
-	mobyseccomp "github.com/moby/profiles/seccomp"
-	specs "github.com/opencontainers/runtime-spec/specs-go"
-
-	"github.com/acbox/acbox/coordinator/seccomp"
 )
 
 // The container's seccomp profile is docker's default (moby/profiles
-// v0.3.0), narrowed so that it refuses at least what acbox's native filter
-// refuses (coordinator/seccomp.Policy, read here as data):
-//
-//   - a syscall the native policy refuses outright is taken out of every
-//     allow rule, and refused with the native errno (EPERM, the profile's
-//     default, needs no rule);
-//   - a syscall the native policy refuses under conditions (ioctl's
-//     TIOCSTI and TIOCLINUX, socket families, netlink protocols, MPTCP,
-//     socketcall, personality, set-id mode bits, 20- and 24-byte xattr
-//     values) keeps only the part of docker's allow rules
-//     that no native rule refuses, computed as disjoint cubes, and the
-//     refused part gets the native errno where that is not EPERM.
-//
-// Allow rules are narrowed rather than overlaid with errno rules because
-// libseccomp (2.5) merges rules per syscall into one tree: an errno rule
-// under an unconditional allow is refused (EACCES/EEXIST) or silently
-// dropped, and runc skips a rule whose action equals the default action.
-// Narrowing leaves no overlap to resolve.
+// v0.3.0) narrowed so that it refuses at least what acbox's native filter
+// refuses; package profile builds it (its doc says how) at development
+// time, and the binary embeds the result, as it embeds the native BPF.
+//go:generate go run ./profile/internal/gen
 
-// profileJSON is the profile as passed in SecurityOpt "seccomp=<json>";
-// the inspect check compares it byte for byte.
+// profileFile is written by `go generate ./coordinator/docker/`, indented
+// for review; the golden test fails when it no longer matches the policy.
+//
+//go:embed seccomp_profile.json
+var profileFile []byte
+
+// profileJSON is the profile as passed in SecurityOpt "seccomp=<json>":
+// profileFile compacted, which is json.Marshal's form. The inspect check
+// compares it byte for byte.
 var profileJSON = sync.OnceValue(func() string {
-	b, err := json.Marshal(profile())
-	if err != nil {
-		panic("bug: docker seccomp profile does not marshal: " + err.Error())
+	var b bytes.Buffer
+	if err := json.Compact(&b, profileFile); err != nil {
+		panic("bug: the embedded docker seccomp profile is not JSON (run go generate ./coordinator/docker/): " + err.Error())
 	}
-	return string(b)
+	return b.String()
 })
 
 // ProfileDigest is the sha256 of the profile acbox gives every container.
@@ -50,109 +39,3 @@ func ProfileDigest() string {
 }
 
 func seccompOpt() string { return "seccomp=" + profileJSON() }
-
-// profile builds the narrowed profile.
-func profile() *mobyseccomp.Seccomp {
-	p := defaultProfile()
-	// x86_64 only: calls from any other architecture (x86 through int
-	// 0x80, x32) meet runc's bad-architecture action and kill the caller.
-	// The native filter also admits x86 under the same rules, but on x86
-	// libseccomp turns conditional socket rules into socketcall rules and
-	// refuses the narrowed set (EEXIST), so 32-bit programs do not run
-	// under the docker backend.
-	p.ArchMap = []mobyseccomp.Architecture{{Arch: specs.ArchX86_64}}
-	byName := map[string][]seccomp.Rule{}
-	var names []string
-	for _, r := range seccomp.Policy() {
-		if _, ok := byName[r.Syscall]; !ok {
-			names = append(names, r.Syscall)
-		}
-		byName[r.Syscall] = append(byName[r.Syscall], r)
-	}
-	var out []*mobyseccomp.Syscall
-	for _, s := range p.Syscalls {
-		out = append(out, without(s, byName)...)
-	}
-	for _, n := range names {
-		out = append(out, narrowed(n, byName[n], p.Syscalls)...)
-	}
-	p.Syscalls = out
-	return p
-}
-
-// without returns s minus the syscalls the native policy has rules for.
-func without(s *mobyseccomp.Syscall, native map[string][]seccomp.Rule) []*mobyseccomp.Syscall {
-	c := *s
-	c.Names = slices.DeleteFunc(slices.Clone(s.Names), func(n string) bool { return native[n] != nil })
-	if s.Name != "" && native[s.Name] != nil || len(c.Names) == 0 && s.Name == "" {
-		return nil
-	}
-	return []*mobyseccomp.Syscall{&c}
-}
-
-// narrowed is the rules for one syscall that the native policy refuses
-// (rules, all for name): docker's allow rules for it that apply to this
-// container, minus every refusal, and the refusals whose errno is not the
-// default's.
-func narrowed(name string, rules []seccomp.Rule, docker []*mobyseccomp.Syscall) []*mobyseccomp.Syscall {
-	var allowed []cube
-	for _, s := range docker {
-		if s.Action == specs.ActAllow && applies(s) && (slices.Contains(s.Names, name) || s.Name == name) {
-			allowed = append(allowed, fromArgs(s.Args)...)
-		}
-	}
-	var out []*mobyseccomp.Syscall
-	for _, r := range rules {
-		refused := fromConds(r.Conds)
-		for _, rc := range refused {
-			allowed = sharpAll(allowed, rc)
-		}
-		if r.Errno == seccomp.EPERM {
-			continue // the profile's default
-		}
-		errno := uint(r.Errno)
-		for _, rc := range refused {
-			out = append(out, &mobyseccomp.Syscall{LinuxSyscall: specs.LinuxSyscall{
-				Names: []string{name}, Action: specs.ActErrno, ErrnoRet: &errno, Args: rc.args()}, Comment: "acbox: " + r.Why})
-		}
-	}
-	for _, c := range allowed {
-		if c.needsHighBits() {
-			continue
-		}
-		out = append(out, &mobyseccomp.Syscall{LinuxSyscall: specs.LinuxSyscall{
-			Names: []string{name}, Action: specs.ActAllow, Args: c.args()}, Comment: "acbox: docker's allow rule less acbox's refusals"})
-	}
-	return out
-}
-
-// needsHighBits: on x86 libseccomp compares only the low 32 bits, so an
-// allow rule that needs a high bit set would allow its low half outright
-// there. Such calls (junk in the high half) are refused instead; refusing
-// too much is the safe side.
-func (c cube) needsHighBits() bool {
-	for _, p := range c {
-		if p.value>>32 != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// applies reports whether a docker rule applies to acbox's containers:
-// no capabilities (Caps includes never match, Caps excludes always pass)
-// on x86_64 or x86 (arch includes other than those never match).
-func applies(s *mobyseccomp.Syscall) bool {
-	if in := s.Includes; in != nil {
-		if len(in.Caps) > 0 {
-			return false
-		}
-		if len(in.Arches) > 0 && !slices.ContainsFunc(in.Arches, func(a string) bool { return a == "amd64" || a == "x86" }) {
-			return false
-		}
-	}
-	if ex := s.Excludes; ex != nil && len(ex.Arches) > 0 && slices.ContainsFunc(ex.Arches, func(a string) bool { return a == "amd64" || a == "x86" }) {
-		return false
-	}
-	return true
-}

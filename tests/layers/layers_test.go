@@ -47,6 +47,11 @@ var allowed = map[string][]string{
 	"egress":                           {"coordinator/sys"},
 	"coordinator/docker/gate":          {"coordinator/sys"}, // StatPaths and ReadSelf, run by the in-container init
 
+	// Development time only, as coordinator/seccomp/compile: the docker
+	// backend's seccomp profile, which the binary embeds as JSON.
+	"coordinator/docker/profile":              {"coordinator/seccomp"},
+	"coordinator/docker/profile/internal/gen": {"coordinator/docker/profile"},
+
 	// The module's root package: the embedded VERSION and the contract
 	// version (cmd/acbox reports them). Its import path has no module/
 	// prefix, so it is listed by its full path.

@@ -1,4 +1,4 @@
-package docker
+package profile
 
 import mobyseccomp "github.com/moby/profiles/seccomp"
 

@@ -1,4 +1,4 @@
-package docker
+package profile
 
 import (
 	"math/bits"

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package docker
+package profile
 
 import (
 	mobyseccomp "github.com/moby/profiles/seccomp"
@@ -8,8 +8,8 @@ import (
 )
 
 // defaultProfile: moby builds docker's default profile on Linux only.
-// Elsewhere the backend never launches (see hostSupport); the stand-in
-// allows nothing, so that even a launch that got this far would fail closed.
+// Elsewhere the generator refuses to run; the stand-in allows nothing, so
+// that even a profile built from it would fail closed.
 func defaultProfile() *mobyseccomp.Seccomp {
 	return &mobyseccomp.Seccomp{LinuxSeccomp: specs.LinuxSeccomp{DefaultAction: specs.ActErrno}}
 }
