@@ -56,9 +56,12 @@ type cgroup struct {
 	why    string
 	dirs   []string          // created leaves, removed at exit
 	values map[string]string // limit files, as read back
-	fd     int               // v2: the leaf, for CLONE_INTO_CGROUP; else -1
-	passed []*os.File        // v1: each leaf, for the helper to enter (enterCgroups)
-	claims []int             // a shared flock on each leaf: see removeUnclaimed
+	// claims: each leaf, open, with a shared flock held until it is
+	// removed (see removeUnclaimed). The same descriptor is what the helper
+	// is cloned into (v2, CLONE_INTO_CGROUP) or enters (v1, passLeaves):
+	// a lock belongs to the open file, so the helper's copy, closed once
+	// it is inside, takes nothing away.
+	claims []*os.File
 }
 
 // newCgroup creates the sandbox's cgroup, or explains in the result why
@@ -71,7 +74,7 @@ func newCgroup(id string, l policy.Limits) *cgroup {
 func (fs cgroupFS) create(id string, l policy.Limits) *cgroup {
 	hs, err := fs.hierarchies()
 	if err != nil {
-		return &cgroup{id: id, fd: -1, why: err.Error()}
+		return &cgroup{id: id, why: err.Error()}
 	}
 	var why []string
 	if h := findV2(hs); h != nil {
@@ -92,7 +95,7 @@ func (fs cgroupFS) create(id string, l policy.Limits) *cgroup {
 	if len(why) == 0 {
 		why = append(why, "no cgroup hierarchy with the memory and pids controllers")
 	}
-	return &cgroup{id: id, fd: -1, why: strings.Join(why, "; ")}
+	return &cgroup{id: id, why: strings.Join(why, "; ")}
 }
 
 func createV2(h hierarchy, id string, l policy.Limits) (*cgroup, error) {
@@ -108,12 +111,9 @@ func createV2(h hierarchy, id string, l policy.Limits) (*cgroup, error) {
 			return nil, err
 		}
 	}
-	cg := &cgroup{id: id, mode: "cgroup v2", fd: -1, values: map[string]string{}}
+	cg := &cgroup{id: id, mode: "cgroup v2", values: map[string]string{}}
 	err := cg.leaf(leafDir(base, id), []limitFile{
 		{"memory.max", l.Memory, true}, {"memory.swap.max", 0, false}, {"pids.max", int64(l.Pids), true}})
-	if err == nil {
-		cg.fd, err = sys.Open(cg.dirs[0], unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	}
 	if err != nil {
 		cg.remove()
 		return nil, err
@@ -122,22 +122,13 @@ func createV2(h hierarchy, id string, l policy.Limits) (*cgroup, error) {
 }
 
 func createV1(mem, pids hierarchy, id string, l policy.Limits) (*cgroup, error) {
-	cg := &cgroup{id: id, mode: "cgroup v1", fd: -1, values: map[string]string{}}
+	cg := &cgroup{id: id, mode: "cgroup v1", values: map[string]string{}}
 	// memsw after the plain limit: the kernel requires memsw >= limit.
 	// Equal values mean no swap.
 	err := cg.leaf(leafDir(mem.own, id), []limitFile{
 		{"memory.limit_in_bytes", l.Memory, true}, {"memory.memsw.limit_in_bytes", l.Memory, false}})
 	if err == nil {
 		err = cg.leaf(leafDir(pids.own, id), []limitFile{{"pids.max", int64(l.Pids), true}})
-	}
-	for _, d := range cg.dirs {
-		if err != nil {
-			break
-		}
-		var f *os.File
-		if f, err = os.Open(d); err == nil {
-			cg.passed = append(cg.passed, f)
-		}
 	}
 	if err != nil {
 		cg.remove()
@@ -159,69 +150,74 @@ const leafPrefix = "acbox-"
 
 func leafDir(parent, id string) string { return filepath.Join(parent, leafPrefix+id) }
 
-// leaf makes one cgroup directory and writes its limits, reading each back.
+// leaf makes one cgroup directory, claims it, and writes its limits
+// through that descriptor, reading each back on the descriptor it was
+// written with (a root launch makes two or three of these files: a stat,
+// a second open and a whole-file read each cost more than the write).
 func (c *cgroup) leaf(dir string, files []limitFile) error {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return err
 	}
 	c.dirs = append(c.dirs, dir)
 	fd, err := sys.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err == nil {
-		c.claims = append(c.claims, fd)
-		err = sys.Flock(fd, dir, unix.LOCK_SH)
-	}
 	if err != nil {
 		return err
 	}
+	c.claims = append(c.claims, os.NewFile(uintptr(fd), dir))
+	if err := sys.Flock(fd, dir, unix.LOCK_SH); err != nil {
+		return err
+	}
 	for _, f := range files {
-		p := filepath.Join(dir, f.name)
-		if _, err := os.Stat(p); err != nil && !f.required {
+		got, err := writeLimit(fd, dir, f)
+		if errors.Is(err, errAbsent) {
 			continue
 		}
-		if err := writeFile(p, strconv.FormatInt(f.value, 10)); err != nil {
-			return err
-		}
-		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		c.values[f.name] = strings.TrimSpace(string(b))
+		c.values[f.name] = got
 	}
 	return nil
 }
 
+// errAbsent: an optional limit file this host does not have.
+var errAbsent = errors.New("absent")
+
+// writeLimit writes f beneath the leaf open at dir and returns what the
+// file reads back (the kernel may round a limit).
+func writeLimit(dir int, dirPath string, f limitFile) (string, error) {
+	path := filepath.Join(dirPath, f.name)
+	fd, err := sys.Openat(dir, f.name, unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) && !f.required {
+		return "", errAbsent
+	}
+	if err != nil {
+		return "", err
+	}
+	defer sys.Close(fd)
+	return writeBack(fd, path, strconv.FormatInt(f.value, 10))
+}
+
 // cloneInto makes the helper start inside the cgroup (cgroup v2).
 func (c *cgroup) cloneInto(attr *syscall.SysProcAttr) {
-	if c.fd >= 0 {
-		attr.UseCgroupFD, attr.CgroupFD = true, c.fd
+	if c.mode == "cgroup v2" && len(c.claims) > 0 {
+		attr.UseCgroupFD, attr.CgroupFD = true, int(c.claims[0].Fd())
 	}
 }
 
 // passLeaves hands each v1 leaf to the helper, which enters its cgroup
-// through them (enterCgroups); it returns their descriptor numbers in the
-// helper, counting from next.
+// through them (enterCgroups) and closes them; it returns their
+// descriptor numbers in the helper, counting from next.
 func (c *cgroup) passLeaves(extra []*os.File, next int) ([]*os.File, []int) {
-	if c == nil {
+	if c == nil || c.mode != "cgroup v1" {
 		return extra, nil
 	}
 	var fds []int
-	for _, f := range c.passed {
+	for _, f := range c.claims {
 		fds = append(fds, next+len(fds))
 		extra = append(extra, f)
 	}
 	return extra, fds
-}
-
-// closePassed drops this process's copies of the leaves passed to the
-// helper once it has its own.
-func (c *cgroup) closePassed() {
-	if c == nil {
-		return
-	}
-	for _, f := range c.passed {
-		f.Close()
-	}
-	c.passed = nil
 }
 
 // place checks, from /proc/<pid>/cgroup, that the helper cloned into its
@@ -255,17 +251,12 @@ func inLeaves(procCgroup []byte, id string, n int) bool {
 // remove deletes the cgroup once its processes are gone; an emptied cgroup
 // can stay busy for a moment while the last tasks are released.
 func (c *cgroup) remove() {
-	c.closePassed()
-	if c.fd >= 0 {
-		sys.Close(c.fd)
-		c.fd = -1
-	}
 	for i := len(c.dirs) - 1; i >= 0; i-- {
 		rmdirRetry(c.dirs[i], 2*time.Second)
 	}
 	c.dirs = nil
-	for _, fd := range c.claims {
-		sys.Close(fd)
+	for _, f := range c.claims {
+		f.Close()
 	}
 	c.claims = nil
 }

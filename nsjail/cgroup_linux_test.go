@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // mountinfo lines of the hosts the cgroup code meets.
@@ -153,8 +152,8 @@ func TestSweepSparesClaimedCgroups(t *testing.T) {
 			t.Fatalf("a claimed cgroup was swept: %s", d)
 		}
 	}
-	for _, fd := range cg.claims {
-		sys.Close(fd)
+	for _, f := range cg.claims {
+		f.Close()
 	}
 	cg.claims = nil
 	dirs := cg.dirs

@@ -3,6 +3,8 @@ package nsjail
 import (
 	"errors"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,5 +39,29 @@ func TestWriteIDMapsRefused(t *testing.T) {
 	if !errors.Is(err, policy.ErrCannotSandbox) || !strings.Contains(err.Error(), "id maps") ||
 		!strings.Contains(err.Error(), "acbox doctor") {
 		t.Fatalf("error %q: want ErrCannotSandbox naming the id maps and a remedy", err)
+	}
+}
+
+// Root's helper gets every capability the kernel knows: 0 to the number in
+// /proc/sys/kernel/cap_last_cap, which lastCap's bisection must find; a
+// user's helper gets helperCaps.
+func TestAmbientCapsAreTheKernelsCaps(t *testing.T) {
+	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
+	if err != nil {
+		t.Skipf("no cap_last_cap here: %v", err)
+	}
+	want, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lastCap(); got != want {
+		t.Fatalf("lastCap() = %d, cap_last_cap says %d", got, want)
+	}
+	all := ambientCaps(0)
+	if len(all) != want+1 || all[0] != 0 || all[want] != uintptr(want) {
+		t.Errorf("ambientCaps(0) = %v, want 0..%d", all, want)
+	}
+	if got := ambientCaps(1000); !slices.Equal(got, helperCaps) {
+		t.Errorf("ambientCaps(1000) = %v, want %v", got, helperCaps)
 	}
 }

@@ -151,7 +151,6 @@ func (l *launch) run() (*backend.Outcome, error) {
 	err = l.spawn(cfgR, stW)
 	cfgR.Close()
 	stW.Close()
-	l.cg.closePassed()
 	if l.ptyChild != nil {
 		l.ptyChild.Close()
 		defer l.ptyParent.Close()

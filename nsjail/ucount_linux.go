@@ -3,7 +3,6 @@ package nsjail
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -89,22 +88,9 @@ func writeUserSysctl(name string, v int64) error {
 	}
 	defer sys.Close(fd)
 	want := strconv.FormatInt(v, 10)
-	if n, err := sys.Write(fd, path, []byte(want)); err != nil || n != len(want) {
-		if err == nil {
-			err = io.ErrShortWrite
-		}
-		return fmt.Errorf("write %s: %w", path, err)
+	got, err := writeBack(fd, path, want)
+	if err == nil && got != want {
+		err = fmt.Errorf("%s reads %s after writing %d", path, got, v)
 	}
-	var buf [32]byte
-	n := 0
-	if _, err = sys.Seek(fd, path, 0, io.SeekStart); err == nil {
-		n, err = sys.Read(fd, path, buf[:])
-	}
-	if err != nil {
-		return fmt.Errorf("read back %s: %w", path, err)
-	}
-	if got := strings.TrimSpace(string(buf[:n])); got != want {
-		return fmt.Errorf("%s reads %s after writing %d", path, got, v)
-	}
-	return nil
+	return err
 }
