@@ -66,7 +66,13 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Ou
 				continue // SIGPIPE, from the caller's catch
 			}
 			if !ready {
-				held = append(held, sig)
+				// One of each, as the kernel keeps a standard signal
+				// pending once: a nested client's requester can send
+				// signal lines as fast as it likes while pid 1 is set
+				// up, and each must not cost this process memory.
+				if !slices.Contains(held, sig) {
+					held = append(held, sig)
+				}
 				continue
 			}
 			l.cmd.Process.Signal(sig)

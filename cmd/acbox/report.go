@@ -8,9 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // reportFile is --report's file, opened before the member starts: a path
@@ -92,10 +96,29 @@ func (r *reportFile) close() {
 	if r == nil {
 		return
 	}
-	r.f.Close()
-	r.dir.Close()
+	defer r.f.Close()
+	defer r.dir.Close()
 	if r.created {
-		os.Remove(r.f.Name())
+		r.removeCreated()
+	}
+}
+
+// removeCreated unlinks the file acbox created, through the directory
+// opened with it and only while the name still leads to that file: a
+// member that swapped a directory above it for a symlink cannot make acbox
+// unlink a name elsewhere.
+func (r *reportFile) removeCreated() {
+	fi, err := r.f.Stat()
+	if err != nil {
+		return
+	}
+	base := filepath.Base(r.f.Name())
+	var st unix.Stat_t
+	if sys.Fstatat(int(r.dir.Fd()), base, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return
+	}
+	if own, ok := fi.Sys().(*syscall.Stat_t); ok && own.Dev == st.Dev && own.Ino == st.Ino {
+		sys.Unlinkat(int(r.dir.Fd()), base, 0)
 	}
 }
 
