@@ -27,6 +27,15 @@ func TestNestedReadsOnlyWhatTheRequesterSees(t *testing.T) {
 	nested := f.host
 	nested.Requester = parent
 	include := func(p string) { repoTree(t, proj, ".git/config = [include]\npath = "+p+"\n") }
+	symlink := func(name, target string) {
+		os.Remove(filepath.Join(proj, name))
+		if err := os.Symlink(target, filepath.Join(proj, name)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Remove(filepath.Join(proj, name)) })
+	}
+	link := func() { symlink("x", filepath.Join(home, "secret")) }
+	linkSeen := func() { symlink("y", "../other") }
 	cases := []struct {
 		name  string
 		setup func()
@@ -48,6 +57,13 @@ func TestNestedReadsOnlyWhatTheRequesterSees(t *testing.T) {
 		{name: "grant of an existing directory it cannot see", spec: Spec{Access: Access{Read: []string{filepath.Join(home, "hidden")}}}, host: nested, want: "cannot see it"},
 		{name: "grant of a missing directory it cannot see", spec: Spec{Access: Access{Read: []string{filepath.Join(home, "nope")}}}, host: nested, want: "cannot see it"},
 		{name: "mount of a file it cannot see", spec: Spec{Mounts: []MountSpec{{Source: filepath.Join(home, "secret/key"), Target: "/k"}}}, host: nested, want: "cannot see it"},
+		// The reviewer's oracle: a link in the write grant into a hidden
+		// place, then a name: the same refusal whether the name exists.
+		{name: "exclude through a link to a hidden file that exists", setup: link, spec: Spec{Exclude: []string{filepath.Join(proj, "x/key")}}, host: nested, want: "cannot see it"},
+		{name: "exclude through a link to a hidden file that does not", setup: link, spec: Spec{Exclude: []string{filepath.Join(proj, "x/nope")}}, host: nested, want: "cannot see it"},
+		{name: "grant through a link to a hidden directory that exists", setup: link, spec: Spec{Access: Access{Read: []string{filepath.Join(proj, "x")}}}, host: nested, want: "cannot see it"},
+		{name: "grant through a link to a hidden path that does not", setup: link, spec: Spec{Access: Access{Read: []string{filepath.Join(proj, "x/nope")}}}, host: nested, want: "cannot see it"},
+		{name: "a link to what it sees is judged as before", setup: linkSeen, spec: Spec{Exclude: []string{filepath.Join(proj, "y/team.cfg")}, Access: Access{Read: []string{other}}}, host: nested, want: ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
