@@ -14,7 +14,6 @@ import (
 
 	"github.com/acbox/acbox/coordinator/exitscan"
 	"github.com/acbox/acbox/coordinator/policy"
-	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // reportFile is --report's file, opened before the member starts: a path
@@ -114,11 +113,11 @@ func (r *reportFile) removeCreated() {
 	}
 	base := filepath.Base(r.f.Name())
 	var st unix.Stat_t
-	if sys.Fstatat(int(r.dir.Fd()), base, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+	if unix.Fstatat(int(r.dir.Fd()), base, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
 		return
 	}
 	if own, ok := fi.Sys().(*syscall.Stat_t); ok && own.Dev == st.Dev && own.Ino == st.Ino {
-		sys.Unlinkat(int(r.dir.Fd()), base, 0)
+		unix.Unlinkat(int(r.dir.Fd()), base, 0)
 	}
 }
 
