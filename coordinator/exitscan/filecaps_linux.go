@@ -79,18 +79,11 @@ func (w *walker) hasCaps(dirfd int, name string) (bool, error) {
 // of the file to its own owner and group makes the kernel drop it (and any
 // set-id bits) as any chown does.
 func clearCaps(dirfd int, name string, st unix.Stat_t) error {
-	fd, err := sys.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, now, err := openSame(dirfd, name, st)
 	if err != nil {
 		return err
 	}
 	defer sys.Close(fd)
-	var now unix.Stat_t
-	if err := sys.Fstat(fd, name, &now); err != nil {
-		return err
-	}
-	if now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT != unix.S_IFREG {
-		return errors.New("it was replaced while acbox looked at it")
-	}
 	err = sys.RemovexattrPath(fd, capsXattr)
 	if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) {
 		if int(now.Uid) != os.Geteuid() {

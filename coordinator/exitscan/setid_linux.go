@@ -52,18 +52,11 @@ func (w *walker) setid(dirfd int, name, path string, st unix.Stat_t, recent bool
 // through an O_PATH descriptor of exactly that inode (/proc/self/fd), so
 // no link is followed and nothing is resolved twice.
 func clearSetid(dirfd int, name string, st unix.Stat_t) error {
-	fd, err := sys.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, now, err := openSame(dirfd, name, st)
 	if err != nil {
 		return err
 	}
 	defer sys.Close(fd)
-	var now unix.Stat_t
-	if err := sys.Fstat(fd, name, &now); err != nil {
-		return err
-	}
-	if now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT != unix.S_IFREG {
-		return errors.New("it was replaced while acbox looked at it")
-	}
 	if os.Geteuid() != 0 && int(now.Uid) != os.Geteuid() {
 		return fmt.Errorf("it belongs to uid %d, and acbox runs as uid %d", now.Uid, os.Geteuid())
 	}
@@ -75,6 +68,27 @@ func clearSetid(dirfd int, name string, st unix.Stat_t) error {
 		return errors.New("its set-id bits are still set after chmod")
 	}
 	return nil
+}
+
+// openSame opens the regular file name in dirfd O_PATH, without following
+// a link, and only while it is still the inode st describes: what the
+// scan changes goes through that descriptor (/proc/self/fd), so nothing is
+// resolved twice. It returns the descriptor and the file's state now.
+func openSame(dirfd int, name string, st unix.Stat_t) (int, unix.Stat_t, error) {
+	var now unix.Stat_t
+	fd, err := sys.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, now, err
+	}
+	if err := sys.Fstat(fd, name, &now); err != nil {
+		sys.Close(fd)
+		return -1, now, err
+	}
+	if now.Dev != st.Dev || now.Ino != st.Ino || now.Mode&unix.S_IFMT != unix.S_IFREG {
+		sys.Close(fd)
+		return -1, now, errors.New("it was replaced while acbox looked at it")
+	}
+	return fd, now, nil
 }
 
 // restoreOwner gives the entry name in dirfd (st, which this process
