@@ -65,9 +65,9 @@ func lastCap() int {
 // mapIDs writes the helper's id maps; the caller has not waited for it.
 func (l *launch) mapIDs(uid, gid int) error {
 	if l.opt.beforeMaps != nil {
-		l.opt.beforeMaps(l.cmd.Process.Pid)
+		l.opt.beforeMaps(l.child.pid)
 	}
-	return writeIDMaps(l.cmd.Process.Pid, uid, gid)
+	return writeIDMaps(l.child.pid, uid, gid)
 }
 
 // writeIDMaps gives the helper (a child not yet waited for, so its pid

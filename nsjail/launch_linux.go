@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
 	"syscall"
@@ -93,7 +92,15 @@ func Launch(p *policy.Plan, o Options) (*backend.Outcome, error) {
 	// (cgroup_linux.go); removed here, after run() has waited for the helper.
 	l.cg = newCgroup(o.ID, p.Limits)
 	defer l.cg.remove()
+	defer l.releaseChild()
 	return l.run()
+}
+
+// releaseChild closes pid 1's pidfd when the launch returns.
+func (l *launch) releaseChild() {
+	if l.child != nil {
+		l.child.release()
+	}
 }
 
 func (o Options) withDefaults() Options {
@@ -120,7 +127,7 @@ type launch struct {
 	opt    Options
 	held   *heldPaths
 	start  time.Time
-	cmd    *exec.Cmd
+	child  *child // pid 1, once started
 	waited chan error
 	proxy  *os.File
 	digest chan string
@@ -196,18 +203,14 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	if l.plan.Network.Mode == "host" {
 		flags &^= unix.CLONE_NEWNET
 	}
-	l.cmd = &exec.Cmd{
-		Path: l.opt.Exe, Args: []string{HelperArg0}, Env: []string{},
-		Stdin: l.opt.Stdin, Stdout: l.opt.Stdout, Stderr: l.opt.Stderr,
-		ExtraFiles: extra,
-		SysProcAttr: &syscall.SysProcAttr{
-			// vfork: the id maps are written after the exec (idmap_linux.go).
-			Cloneflags:  flags | unix.CLONE_VFORK | unix.CLONE_VM,
-			AmbientCaps: ambientCaps(uid),
-			Pdeathsig:   syscall.SIGKILL,
-		},
+	attr := &syscall.SysProcAttr{
+		// vfork: the id maps are written after the exec (idmap_linux.go).
+		Cloneflags:  flags | unix.CLONE_VFORK | unix.CLONE_VM,
+		AmbientCaps: ambientCaps(uid),
+		Pdeathsig:   syscall.SIGKILL,
 	}
-	l.cg.cloneInto(l.cmd.SysProcAttr) // cgroup hook: v2 clones the helper into its cgroup
+	l.cg.cloneInto(attr) // cgroup hook: v2 clones the helper into its cgroup
+	files := append([]*os.File{l.opt.Stdin, l.opt.Stdout, l.opt.Stderr}, extra...)
 	started := make(chan error, 1)
 	l.waited = make(chan error, 1)
 	go func() {
@@ -215,20 +218,22 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 		defer runtime.UnlockOSThread()
 		l.memberSlack = lendSlack()
 		defer returnSlack(l.memberSlack) // before the unlock: the thread goes back to the scheduler
-		if err := l.cmd.Start(); err != nil {
+		c, err := startChild(l.opt.Exe, []string{HelperArg0}, files, attr)
+		if err != nil {
 			started <- explainStart(err)
 			return
 		}
+		l.child = c
 		// Before Wait: until it is reaped, a pid 1 that died still holds
 		// its pid, so the maps cannot reach another process's namespace.
 		if err := l.mapIDs(uid, gid); err != nil {
-			l.cmd.Process.Kill()
-			l.cmd.Wait()
+			c.Kill()
+			c.Wait()
 			started <- err
 			return
 		}
 		started <- nil
-		l.waited <- l.cmd.Wait()
+		l.waited <- c.Wait()
 	}()
 	return <-started
 }
@@ -255,7 +260,7 @@ func (l *launch) sendConfig(w *os.File) error {
 // is ignored and the status pipe says why.
 func (l *launch) release(w *os.File) error {
 	defer w.Close()
-	if err := l.cg.place(l.cmd.Process.Pid); err != nil { // cgroup hook
+	if err := l.cg.place(l.child.pid); err != nil { // cgroup hook
 		return err
 	}
 	w.Write([]byte{releaseByte})
@@ -268,7 +273,7 @@ func (l *launch) release(w *os.File) error {
 // finds no /proc entry); its own error on the
 // status pipe names the step and the remedy, and wins over ours.
 func (l *launch) failed(err error, status *os.File) error {
-	l.cmd.Process.Kill()
+	l.child.Kill()
 	werr := <-l.waited
 	msgs := make(chan helperMsg, 16)
 	go readMsgs(bufio.NewReader(status), msgs)
@@ -289,7 +294,7 @@ func (l *launch) failed(err error, status *os.File) error {
 }
 
 func (l *launch) kill() {
-	l.cmd.Process.Kill()
+	l.child.Kill()
 	<-l.waited
 }
 

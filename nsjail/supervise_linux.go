@@ -57,7 +57,7 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Ou
 			if m.Kind == "ready" {
 				ready = true
 				for _, sig := range held {
-					l.cmd.Process.Signal(sig)
+					l.child.Signal(sig)
 				}
 				held = nil
 			}
@@ -75,7 +75,7 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Ou
 				}
 				continue
 			}
-			l.cmd.Process.Signal(sig)
+			l.child.Signal(sig)
 		case <-l.waited:
 			for m := range orClosed(msgs) {
 				if err := l.handle(m, res); err != nil {
@@ -99,7 +99,7 @@ func (l *launch) handle(m helperMsg, res *backend.Outcome) error {
 			return err
 		}
 		if l.opt.OnReady != nil {
-			l.opt.OnReady(backend.Started{ID: l.opt.ID, Pid: l.cmd.Process.Pid, Report: m.Report})
+			l.opt.OnReady(backend.Started{ID: l.opt.ID, Pid: l.child.pid, Report: m.Report})
 		}
 	case "exit":
 		res.Code, res.Signal = m.Code, m.Signal
@@ -131,7 +131,7 @@ func (l *launch) finish(res *backend.Outcome) (*backend.Outcome, error) {
 	}
 	// The helper died without reporting the member's exit: killed from
 	// outside, or crashed. Report its own status.
-	ws, _ := l.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	ws := l.child.ws
 	if ws.Signaled() && ws.Signal() == syscall.SIGKILL && res.Report != nil {
 		// Killed after it reported ready: the member ran and died with its
 		// pid namespace (a stop, or the end of the sandbox a --within

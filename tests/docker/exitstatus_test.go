@@ -25,7 +25,7 @@ func TestExitStatuses(t *testing.T) {
 	ro, rw := dirs(t)
 	plain := filepath.Join(ro, "ro-file")
 	big := strings.Repeat("a", 200000)
-	deep := "i=0; while [ $i -lt 1005 ]; do mkdir d && cd d || exit 9; i=$((i+1)); done"
+	deep := "p=d; i=1; while [ $i -lt 1005 ]; do p=$p/d; i=$((i+1)); done; mkdir -p $p || exit 9"
 	for _, c := range []struct {
 		name  string
 		args  []string

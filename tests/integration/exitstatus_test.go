@@ -106,7 +106,7 @@ func TestExitStatuses(t *testing.T) {
 		w := f.dir("w")
 		plain := f.file("w/plain", "echo not executable\n")
 		big := strings.Repeat("a", 200000)
-		deep := "i=0; while [ $i -lt 1005 ]; do mkdir d && cd d || exit 9; i=$((i+1)); done"
+		deep := "p=d; i=1; while [ $i -lt 1005 ]; do p=$p/d; i=$((i+1)); done; mkdir -p $p || exit 9"
 		for _, c := range []statusCase{
 			{name: "unknown flag", args: []string{"--bogus", "--", "true"}, code: 2, says: "unknown flag --bogus"},
 			{name: "missing spec file", args: []string{"--spec", "/nonexistent/acbox.json"}, code: 2, says: "--spec"},
@@ -135,7 +135,7 @@ func TestUncheckedEventOrder(t *testing.T) {
 	forEachMode(t, func(t *testing.T, m mode) {
 		f := newFixture(t, m)
 		w := f.dir("w")
-		deep := "i=0; while [ $i -lt 1005 ]; do mkdir d && cd d || exit 9; i=$((i+1)); done; exit 3"
+		deep := "p=d; i=1; while [ $i -lt 1005 ]; do p=$p/d; i=$((i+1)); done; mkdir -p $p || exit 9; exit 3"
 		res, evs := runStatus(t, m, statusCase{name: "unchecked", args: []string{"-w", w, "--cwd", w, "--", "sh", "-c", deep}})
 		var kinds []string
 		for _, ev := range evs {
