@@ -162,7 +162,7 @@ func (b *broker) stopChildren() {
 	}
 	for _, k := range descendants(reg, b.id) {
 		if k, err := withHelper(reg, k); err == nil {
-			stopOne(k, 0)
+			stopOne(k, 0, b.l.ender(context.Background(), k))
 		}
 	}
 }

@@ -59,6 +59,7 @@ type fakeBackend struct {
 	code      int
 	during    func(p *policy.Plan, io backend.LaunchIO) // runs inside Launch
 	onLive    func()                                    // runs inside Live (admission)
+	started   func(id string) backend.Started           // what OnReady gets; nil: this process as pid 1
 	j         *journal
 	mu        sync.Mutex
 	plans     []*policy.Plan
@@ -93,7 +94,11 @@ func (f *fakeBackend) Launch(p *policy.Plan, io backend.LaunchIO) (*backend.Outc
 	f.mu.Unlock()
 	f.j.add(f.name + ".launch")
 	if f.ready {
-		io.OnReady(backend.Started{ID: io.ID, Pid: os.Getpid(), Report: &policy.Report{}})
+		st := backend.Started{ID: io.ID, Pid: os.Getpid(), Report: &policy.Report{}}
+		if f.started != nil {
+			st = f.started(io.ID)
+		}
+		io.OnReady(st)
 	}
 	if f.during != nil {
 		f.during(p, io)

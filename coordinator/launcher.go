@@ -190,8 +190,8 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir.path,
 		OnReady: func(st backend.Started) {
 			so.bind(plan, st)
-			sandbox.set(st.Pid)
-			l.started(plan, st)
+			sandbox.set(st)
+			l.started(plan, st, &sandbox)
 			egressEvents.Open()
 		}, Signals: held.signals()})
 	unwatch()
@@ -208,10 +208,12 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	return r, ferr
 }
 
-// started records the sandbox's pid 1 in its registry entry and emits
-// the started event.
-func (l *Launcher) started(plan *policy.Plan, st backend.Started) {
-	if start, err := registry.ProcStart(st.Pid); err == nil && l.Registry != nil {
+// started records the sandbox's pid 1 in its registry entry, when the
+// backend gave one and it is pinned (a docker daemon in another pid
+// namespace gives none: acbox stop then ends the container through the
+// backend), and emits the started event.
+func (l *Launcher) started(plan *policy.Plan, st backend.Started, pin *sandboxPin) {
+	if start, ok := pin.start(st.Pid); ok && l.Registry != nil {
 		l.Registry.Update(st.ID, func(e *registry.Entry) { e.HelperPid, e.HelperStart = st.Pid, start })
 	}
 	if l.Events == nil {

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
 	"github.com/acbox/acbox/coordinator/sys"
@@ -33,10 +34,13 @@ var startWait = 5 * time.Second
 // launched through its broker or --within it first, and prints each on
 // out: SIGTERM to the acbox process that owns it, which passes it on to
 // the member; after grace, SIGKILL of the sandbox's pid 1 (the whole pid
-// namespace, or the container's init), after which the owner runs its
-// checks after the run and exits; the owner itself is SIGKILLed only if
-// it has not exited checksWait later. Only sandboxes of this
-// user's registry, owned by a process of this user, can be stopped.
+// namespace, or the container's init), or, when the entry records no
+// pid 1 this process can signal, the backend's own end (backend.Ender:
+// the docker backend kills the container through the Engine API), after
+// which the owner runs its checks after the run and exits; the owner
+// itself is SIGKILLed only if it has not exited checksWait later. Only
+// sandboxes of this user's registry, owned by a process of this user, can
+// be stopped.
 func (l *Launcher) Stop(ctx context.Context, id string, grace time.Duration, out io.Writer) error {
 	reg := l.Registry
 	l.Reap(ctx) // a failed reap leaves entries for the next one; stop goes on
@@ -55,7 +59,7 @@ func (l *Launcher) Stop(ctx context.Context, id string, grace time.Duration, out
 		if err != nil {
 			return err
 		}
-		how, err := stopOne(k, grace)
+		how, err := stopOne(k, grace, l.ender(ctx, k))
 		if err != nil {
 			return err
 		}
@@ -110,10 +114,11 @@ func withHelper(reg *registry.Registry, e registry.Entry) (registry.Entry, error
 // stopOne stops a sandbox launched from the host through its owner, and a
 // nested one (which shares its owner with its requester) through its own
 // pid 1: SIGTERM, which pid 1 forwards to the member, then SIGKILL, which
-// ends the whole pid namespace.
-func stopOne(e registry.Entry, grace time.Duration) (string, error) {
+// ends the whole pid namespace. end is the backend's way to end the
+// sandbox without its pid 1 (nil: none).
+func stopOne(e registry.Entry, grace time.Duration, end func() error) (string, error) {
 	if e.Depth == 0 || e.Within { // a child launched --within has its own owner
-		return stopOwner(e, grace)
+		return stopOwner(e, grace, end)
 	}
 	helper, err := pin(e.HelperPid, e.HelperStart)
 	if err != nil {
@@ -133,7 +138,10 @@ func stopOne(e registry.Entry, grace time.Duration) (string, error) {
 
 // stopOwner signals the owner through a pidfd, so the signal can only
 // reach the process the entry names, never a later holder of its pid.
-func stopOwner(e registry.Entry, grace time.Duration) (string, error) {
+// The sandbox is killed through its pid 1 when the entry records one this
+// process can pin, else by end (the docker backend: through the Engine
+// API, when the daemon's pid was not verified as the container's).
+func stopOwner(e registry.Entry, grace time.Duration, end func() error) (string, error) {
 	owner, err := pin(e.OwnerPid, e.OwnerStart)
 	if err != nil {
 		return "already gone", nil
@@ -151,9 +159,10 @@ func stopOwner(e registry.Entry, grace time.Duration) (string, error) {
 		// The sandbox is killed, not its acbox, which then runs the checks
 		// after the run: a member that ignores SIGTERM must not choose to
 		// end its sandbox unchecked. The owner is killed only if it has
-		// not exited checksWait after that (wedged, or no pid 1 to kill).
+		// not exited checksWait after that (wedged, or no way to end the
+		// sandbox).
 		how = fmt.Sprintf("SIGKILL to its sandbox after %v; its checks ran", grace)
-		if helper < 0 || sys.PidfdSignal(helper, unix.SIGKILL) != nil || !exited(owner, checksWait) {
+		if !killSandbox(helper, end) || !exited(owner, checksWait) {
 			how = fmt.Sprintf("SIGKILL of its acbox after %v: its checks after the run did not run, inspect its write grants", grace)
 			sys.PidfdSignal(owner, unix.SIGKILL)
 			if !exited(owner, killWait) {
@@ -165,6 +174,26 @@ func stopOwner(e registry.Entry, grace time.Duration) (string, error) {
 		return "", fmt.Errorf("the sandbox's pid 1 (%d) outlived its owner for %v; kill it with kill -9 %d", e.HelperPid, killWait, e.HelperPid)
 	}
 	return how, nil
+}
+
+// killSandbox SIGKILLs the pinned pid 1 (helper, -1: none), or, without
+// one or when that fails, ends the sandbox the backend's way.
+func killSandbox(helper int, end func() error) bool {
+	if helper >= 0 && sys.PidfdSignal(helper, unix.SIGKILL) == nil {
+		return true
+	}
+	return end != nil && end() == nil
+}
+
+// ender is the backend's way to end sandbox e without its pid 1
+// (backend.Ender), nil when its backend has none.
+func (l *Launcher) ender(ctx context.Context, e registry.Entry) func() error {
+	for _, b := range l.Backends {
+		if en, ok := b.(backend.Ender); ok && b.Name() == e.Backend {
+			return func() error { return en.End(ctx, e.ID, backend.Owner{Pid: e.OwnerPid, Start: e.OwnerStart}) }
+		}
+	}
+	return nil
 }
 
 // pin opens a pidfd for pid and then checks that it is still the process

@@ -22,8 +22,9 @@ import (
 // refuses the launch, one that ends later stops the child the way
 // `acbox stop` stops an owner: SIGTERM to this acbox, which passes it on
 // to the member, and after requesterGrace SIGKILL of the sandbox (its
-// pid 1: the pid namespace, or the container's init), never of this
-// acbox, so that the checks after the run still run: a member that
+// pid 1: the pid namespace, or the container's init; a container whose
+// pid 1 the backend could not verify in this pid namespace is killed
+// through the Engine API, sandboxPin), never of this acbox, so that the checks after the run still run: a member that
 // ignores SIGTERM must not choose to end its sandbox unchecked. Only if
 // the sandbox has not ended sandboxKillWait after that (acbox wedged, a
 // pid 1 it may not signal) is this acbox SIGKILLed, and it says so.
@@ -53,7 +54,9 @@ func (l *Launcher) pinRequester(id string) ([]int, error) {
 	if e.HelperPid > 0 {
 		// A pid 1 that is gone is a member that has exited: its checks may
 		// be running, and a child launched now would write after them.
-		// (One that is not this user's, a docker init, is not watched.)
+		// (One that is not this user's, a docker init, is not watched; nor
+		// is a docker requester's that was not verified, which is not
+		// recorded: its owner is.)
 		helper, err := pin(e.HelperPid, e.HelperStart)
 		if err == nil {
 			fds = append(fds, helper)

@@ -65,7 +65,8 @@ export type SeedAccess =
   | { enforced: true; read: string[]; write: string[]; network: { allow?: string[]; [extra: string]: unknown }; [extra: string]: unknown };
 
 interface EventBase { event: string; /** RFC 3339, UTC */ time: string; id?: string }
-export interface StartedEvent extends EventBase { event: 'started'; id: string; backend: 'native' | 'docker'; pid: number; access: AcboxAccess; report_digest: string }
+/** pid: the sandbox's pid 1 in acbox's pid namespace; absent under docker when acbox could not verify the container's init there. */
+export interface StartedEvent extends EventBase { event: 'started'; id: string; backend: 'native' | 'docker'; pid?: number; access: AcboxAccess; report_digest: string }
 export interface EgressEvent extends EventBase { event: 'egress'; allowed: boolean; host: string; port: number; addr?: string; reason?: string }
 export interface ExitedEvent extends EventBase { event: 'exited'; id: string; code: number; signal?: number; duration_ms?: number; exit_scan?: ExitScan }
 /** Contract 1: written before acbox exits with one of its own statuses. */
@@ -144,7 +145,8 @@ export interface LaunchOptions {
 export declare class Sandbox implements AsyncIterable<AcboxEvent> {
   readonly id: string;
   readonly backend: 'native' | 'docker';
-  readonly pid: number;
+  /** The sandbox's pid 1 in acbox's pid namespace; undefined under docker when acbox could not verify it. */
+  readonly pid: number | undefined;
   readonly access: AcboxAccess;
   readonly reportDigest: string;
   readonly started: StartedEvent;

@@ -82,8 +82,25 @@ type LaunchIO struct {
 
 // Started describes a running sandbox.
 type Started struct {
-	ID     string
-	Pid    int // host pid that represents the sandbox (native: its pid 1)
+	ID string
+	// Pid is the sandbox's pid 1 in the caller's pid namespace (native:
+	// the caller's own child; docker: the container's init, once the
+	// backend has seen that this pid is pid 1 of the container's pid
+	// namespace). 0 when the backend has no such pid it verified (docker
+	// with a daemon in another pid namespace, or an init this process may
+	// not look at): never a pid that may name another process.
+	Pid int
+	// Pidfd, when > 0, is a pidfd the backend opened on Pid before it
+	// verified Pid, valid until Launch returns: a caller that keeps the
+	// sandbox's pid 1 dups it rather than opening one on Pid, which by
+	// then could name another process. 0: open one on Pid (native: the
+	// caller's child, not reaped before Launch returns).
+	Pidfd int
+	// Kill, when not nil, ends the sandbox at once (every process in it)
+	// without a host pid (docker: the Engine API kills the container).
+	// Callers prefer SIGKILL of Pid and use Kill when Pid is 0 or the
+	// signal fails.
+	Kill   func() error
 	Report *policy.Report
 }
 

@@ -30,7 +30,9 @@
 // know, such as other users' containers on a shared daemon) and gc (what
 // sandboxes whose owner died left behind). A backend that can say before a
 // launch which controls it would enforce also implements [Expecter]
-// (`acbox plan` prints that report).
+// (`acbox plan` prints that report); one that can end a sandbox of its
+// own without a host pid implements [Ender] (`acbox stop` uses it when the
+// registry records no pid 1 it can signal).
 //
 // [NewID] makes the sandbox ids every backend, the registry and the run
 // directory name sandboxes by.

@@ -45,6 +45,9 @@ type Hooks struct {
 	// AfterRelease runs once the member's start is released, before the
 	// parent supervises it (signals, stdin).
 	AfterRelease func()
+	// DaemonPid replaces the container's pid 1 as the daemon reports it,
+	// as a daemon in another pid namespace would number it.
+	DaemonPid func(pid int) int
 }
 
 // Name implements backend.Backend.

@@ -64,7 +64,8 @@
 // bind target (opened O_PATH|O_NOFOLLOW inside), compares each with the
 // source it has held open since before create, and, where it may, with
 // /proc/<pid>/root/<target> from the host (root and docker-group users of
-// the container's uid may), where it also requires every read-only bind to
+// the container's uid may; pid is the daemon's number for the container's
+// pid 1, used only once verified to be that process here, hostinit.go), where it also requires every read-only bind to
 // be read-only and every pin writable (this shows the mount order, which
 // identities cannot). It also checks the init's ids, groups, capabilities
 // and no_new_privs. Only then does it send the member's

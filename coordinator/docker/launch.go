@@ -26,7 +26,7 @@ type launch struct {
 	begin time.Time
 	exit  chan exitResult
 	conn  net.Conn         // the gate connection, open while the member runs
-	pid   int              // host pid of the container's pid 1, once started
+	init  hostInit         // the container's pid 1 here, once verified (hostinit.go)
 	sigs  <-chan os.Signal // the caller's (LaunchIO.Signals) or Launch's own
 	// execFail gets the init's report of a member command it could not
 	// execute, or nil (see session.execFailure).
@@ -44,6 +44,7 @@ func (l *launch) close() {
 	}
 	l.held.close()
 	l.gate.close()
+	l.init.close()
 	if l.id != "" {
 		l.remove()
 	}

@@ -51,14 +51,19 @@ func (l *launch) verify(ctx context.Context, sess *session) (*policy.Report, err
 	if err != nil {
 		return nil, err
 	}
-	l.pid = in.State.Pid
 	got, err := sess.stat(l.s.bindTargets())
 	if err != nil {
 		return nil, fmt.Errorf("%w: start gate: %w", policy.ErrCannotSandbox, err)
 	}
-	host, err := l.checkIdents(in.State.Pid, got.Idents)
+	l.init = pinInit(l.daemonPid(in.State.Pid), got.Self.PidNS) // hostinit.go
+	host, err := l.checkIdents(l.init.pid, got.Idents)
 	if err == nil && host {
-		err = l.checkReadOnly(in.State.Pid)
+		err = l.checkReadOnly(l.init.pid)
+	}
+	if err == nil && host && l.init.exited() {
+		// Its pid may name another process by now: what was read through
+		// /proc/<pid> may be that process's.
+		err = fmt.Errorf("%w: container %s ended during the checks from the host", policy.ErrCannotSandbox, l.s.name())
 	}
 	if err != nil {
 		return nil, err
@@ -69,20 +74,35 @@ func (l *launch) verify(ctx context.Context, sess *session) (*policy.Report, err
 	return l.report(in, got, host), nil
 }
 
+// daemonPid is the container's pid 1 as the daemon numbers it (a test
+// seam may stand in another process, as a daemon in another pid namespace
+// would).
+func (l *launch) daemonPid(pid int) int {
+	if l.b.Hooks.DaemonPid != nil {
+		return l.b.Hooks.DaemonPid(pid)
+	}
+	return pid
+}
+
 // checkIdents compares each bind target's identity, as the init sees it
 // and, where this process may look, as /proc/<pid>/root shows it from the
-// host, with what the parent holds. It returns whether the host-side check
-// ran; the in-container one always does.
+// host, with what the parent holds. pid is the container's pid 1 verified
+// here (pinInit), 0 when there is none: the host side is then not looked
+// at. It returns whether the host-side check ran; the in-container one
+// always does.
 func (l *launch) checkIdents(pid int, got []gate.Ident) (bool, error) {
 	seen := map[string]gate.Ident{}
 	for _, id := range got {
 		seen[id.Path] = id
 	}
-	hostSide := true
+	hostSide := pid > 0
 	for target, want := range l.held.idents {
 		in, ok := seen[target]
 		if !ok || in.Err != "" || in.Dev != want.Dev || in.Ino != want.Ino {
 			return false, swapped(target, want.Source, in.Err)
+		}
+		if !hostSide {
+			continue
 		}
 		h, err := hostIdent(pid, target)
 		if errors.Is(err, os.ErrPermission) {

@@ -31,7 +31,7 @@ func (l *launch) report(in engine.InspectResponse, got gate.Idents, hostSide boo
 	self := got.Self
 	r := &policy.Report{
 		ID: l.s.id, Backend: "docker", PolicyDigest: policy.PolicyDigest(), Caps: self.Caps, NoNewPrivs: self.NoNewPrivs,
-		Namespaces: namespaces(in.State.Pid), Mounts: l.mountRecords(got.Idents),
+		Namespaces: l.init.namespaces(), Mounts: l.mountRecords(got.Idents),
 		Limits: map[string]string{
 			"memory": strconv.FormatInt(l.s.plan.Limits.Memory, 10) + " (cgroup, no swap)",
 			"pids":   strconv.Itoa(l.s.plan.Limits.Pids) + " (cgroup)",
@@ -42,6 +42,8 @@ func (l *launch) report(in engine.InspectResponse, got gate.Idents, hostSide boo
 	verified := "in-container fstat via the start gate"
 	if hostSide {
 		verified += " and /proc/<pid>/root from the host, with the read-only state of every read-only bind and pin"
+	} else if l.init.why != "" {
+		verified += "; not from the host: " + l.init.why
 	}
 	r.Controls = []policy.Control{
 		{Name: "user", Requested: true, Enforced: true, Why: "uid:gid " + self.UID + " / " + self.GID},
@@ -98,18 +100,26 @@ func (l *launch) mountRecords(idents []gate.Ident) []policy.MountRecord {
 	return out
 }
 
-// namespaces reads the container's namespace inodes from the host side;
-// empty where this process may not look.
-func namespaces(pid int) map[string]uint64 {
+// namespaces reads the container's namespace inodes from the host side,
+// through its pid 1 verified here (pinInit); empty without one, where
+// this process may not look, or once that pid 1 has ended (its pid may
+// name another process).
+func (h *hostInit) namespaces() map[string]uint64 {
 	out := map[string]uint64{}
+	if h.pid <= 0 {
+		return out
+	}
 	for _, ns := range []string{"mnt", "pid", "net", "ipc", "uts", "cgroup", "user"} {
-		fi, err := os.Stat(fmt.Sprintf("/proc/%d/ns/%s", pid, ns))
+		fi, err := os.Stat(fmt.Sprintf("/proc/%d/ns/%s", h.pid, ns))
 		if err != nil {
 			continue
 		}
 		if st, ok := statIno(fi); ok {
 			out[ns] = st
 		}
+	}
+	if h.exited() {
+		return map[string]uint64{}
 	}
 	return out
 }

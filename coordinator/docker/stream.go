@@ -53,7 +53,7 @@ func (l *launch) attach(ctx context.Context) (*streams, error) {
 func (l *launch) supervise(ctx context.Context, st *streams, rep *policy.Report) (*backend.Outcome, error) {
 	defer st.conn.Close()
 	if l.io.OnReady != nil {
-		l.io.OnReady(backend.Started{ID: l.s.id, Pid: l.pid, Report: rep})
+		l.io.OnReady(l.started(rep))
 	}
 	if l.s.plan.TTY {
 		st.restore = l.terminal(ctx)

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"sync"
-	"syscall"
-	"time"
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
@@ -141,31 +138,6 @@ func (r *Runner) run(adjust func(*policy.Spec), sel Selection) ([]Line, error) {
 		return nil, err
 	}
 	return r.complete(lines, sel, res), nil
-}
-
-// watchdog kills the sandbox's pid 1 (native: the helper; docker: the
-// container's init) if it outlives r.Watchdog; stop must be called once
-// Launch returns, before the pid can be reused.
-func (r *Runner) watchdog() (onReady func(backend.Started), stop func()) {
-	d := r.Watchdog
-	if d == 0 {
-		d = 2 * time.Minute
-	}
-	var mu sync.Mutex
-	var t *time.Timer
-	onReady = func(st backend.Started) {
-		mu.Lock()
-		defer mu.Unlock()
-		t = time.AfterFunc(d, func() { syscall.Kill(st.Pid, syscall.SIGKILL) })
-	}
-	stop = func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if t != nil {
-			t.Stop()
-		}
-	}
-	return onReady, stop
 }
 
 // readLines keeps the JSON probe lines and drops anything else (a flood).

@@ -70,6 +70,15 @@ func Dup(fd int) (int, error) {
 	return n, nil
 }
 
+// DupCloexec duplicates fd close-on-exec (fcntl(2) F_DUPFD_CLOEXEC).
+func DupCloexec(fd int) (int, error) {
+	n, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0) // does not sleep: no EINTR
+	if err != nil {
+		return -1, os.NewSyscallError("fcntl F_DUPFD_CLOEXEC", err)
+	}
+	return n, nil
+}
+
 // Close closes fd (close(2)). It is never retried: on Linux the descriptor
 // is gone even when close reports EINTR, and a retry could close a
 // descriptor another goroutine has just been given.

@@ -31,6 +31,14 @@ func PidNSOf(pid int) (NSID, error) {
 	return pidNSThen(pid, pidfd)
 }
 
+// PidNSOfPidfd returns the pid namespace of pid, which pidfd was opened
+// on before: the namespace is read, then the pidfd's process is checked
+// not reaped, so the answer is that process's whatever became of pid
+// meanwhile (an error if it was reaped).
+func PidNSOfPidfd(pid, pidfd int) (NSID, error) {
+	return pidNSThen(pid, pidfd)
+}
+
 // PeerInPidNS reports whether the process at the other end of the Unix
 // socket fd, as it was when it connected, lies in pid namespace ns or in
 // one below it (which only a process inside ns can create). The peer is

@@ -10,3 +10,6 @@ func PidNSOf(pid int) (NSID, error) { return NSID{}, ErrUnsupported }
 
 // PeerInPidNS is unsupported here.
 func PeerInPidNS(fd int, ns NSID) (bool, error) { return false, ErrUnsupported }
+
+// PidNSOfPidfd is unsupported here.
+func PidNSOfPidfd(pid, pidfd int) (NSID, error) { return NSID{}, ErrUnsupported }

@@ -23,6 +23,7 @@ func Stat(path string, st *unix.Stat_t) error                               { re
 func Fstat(fd int, name string, st *unix.Stat_t) error                      { return ErrUnsupported }
 func Fstatfs(fd int, name string, st *unix.Statfs_t) error                  { return ErrUnsupported }
 func Dup(fd int) (int, error)                                               { return -1, ErrUnsupported }
+func DupCloexec(fd int) (int, error)                                        { return -1, ErrUnsupported }
 func Close(fd int) error                                                    { return ErrUnsupported }
 func Chdir(path string) error                                               { return ErrUnsupported }
 func Fchdir(fd int, name string) error                                      { return ErrUnsupported }

@@ -28,6 +28,12 @@ func (e *env) launch(t *testing.T, spec policy.Spec, hooks docker.Hooks) (*backe
 // caught, as the launcher's hold passes them (nil: the backend catches).
 func (e *env) launchSignals(t *testing.T, spec policy.Spec, hooks docker.Hooks, sigs <-chan os.Signal) (*backend.Outcome, error) {
 	t.Helper()
+	return e.launchIO(t, spec, hooks, backend.LaunchIO{Signals: sigs})
+}
+
+// launchIO is launch with the given LaunchIO (its streams /dev/null).
+func (e *env) launchIO(t *testing.T, spec policy.Spec, hooks docker.Hooks, lio backend.LaunchIO) (*backend.Outcome, error) {
+	t.Helper()
 	h, err := policy.HostFromEnv()
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +47,8 @@ func (e *env) launchSignals(t *testing.T, spec policy.Spec, hooks docker.Hooks, 
 	null, _ := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	defer null.Close()
 	b := docker.Backend{Exe: e.bin, Hooks: hooks}
-	return b.Launch(p, backend.LaunchIO{Stdin: null, Stdout: null, Stderr: null, Signals: sigs})
+	lio.Stdin, lio.Stdout, lio.Stderr = null, null, null
+	return b.Launch(p, lio)
 }
 
 // TestSymlinkSwapCaught swaps a read grant for a symlink to another

@@ -58,6 +58,18 @@ type SelfStatus struct {
 	NoNewPrivs bool              `json:"no_new_privs"`
 	Seccomp    string            `json:"seccomp"`
 	AppArmor   string            `json:"apparmor,omitempty"`
+	// PidNS is the init's pid namespace (stat of /proc/self/ns/pid): the
+	// parent takes a host pid for the container's pid 1 only if that
+	// process, seen from the host, is pid 1 of this namespace. Zero when
+	// the init could not read it.
+	PidNS NS `json:"pid_ns"`
+}
+
+// NS names a namespace by the device and inode of its nsfs file, which
+// are the same from every namespace of one kernel.
+type NS struct {
+	Dev uint64 `json:"dev"`
+	Ino uint64 `json:"ino"`
 }
 
 // Idents is the init's second message.

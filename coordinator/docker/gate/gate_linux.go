@@ -42,7 +42,7 @@ func statPath(p string) Ident {
 }
 
 // ReadSelf reads this process's ids, groups, capability sets,
-// no_new_privs, seccomp mode and LSM label.
+// no_new_privs, seccomp mode, LSM label and pid namespace.
 func ReadSelf() SelfStatus {
 	st := statusFields()
 	s := SelfStatus{UID: st["Uid"], GID: st["Gid"], Caps: map[string]string{},
@@ -56,6 +56,10 @@ func ReadSelf() SelfStatus {
 	}
 	if b, err := os.ReadFile("/proc/self/attr/current"); err == nil {
 		s.AppArmor = strings.TrimRight(string(b), "\x00\n")
+	}
+	var ns unix.Stat_t
+	if sys.Stat("/proc/self/ns/pid", &ns) == nil {
+		s.PidNS = NS{Dev: ns.Dev, Ino: ns.Ino}
 	}
 	return s
 }
