@@ -2,6 +2,8 @@ package probe
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -62,4 +64,32 @@ func errnoOrOK(e unix.Errno) string {
 		return "succeeded"
 	}
 	return errnoName(e)
+}
+
+// userCountersProbe: the /proc/sys/user caps pid 1 wrote in the sandbox's
+// user namespace are the other limits a member might raise back; writing
+// them needs CAP_SYS_RESOURCE there, which the member never holds.
+func userCountersProbe() Probe {
+	return Probe{ID: "res.user-counters-raise", Category: Resources, Source: "acbox design (issue 11); audit of 2026-12-01",
+		Expect: "the /proc/sys/user caps cannot be opened for writing, and none reads INT_MAX (unlimited)", Run: userCountersRaise}
+}
+
+func userCountersRaise(*Env) Outcome {
+	var outs []Outcome
+	for _, n := range []string{"max_inotify_instances", "max_inotify_watches", "max_user_namespaces"} {
+		p := "/proc/sys/user/" + n
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return skipf("%s: %v", p, err)
+		}
+		if v := strings.TrimSpace(string(b)); v == "2147483647" {
+			outs = append(outs, failf("%s is %s: not capped", p, v))
+		}
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err == nil {
+			f.Close()
+		}
+		outs = append(outs, expectDenied("open "+p+" O_WRONLY", err))
+	}
+	return worst(outs...)
 }
