@@ -38,6 +38,10 @@ func applyLayers(cfg *helperConfig, rep *policy.Report) error {
 	if err := clearThreadCaps(); err != nil {
 		return &stepError{step: "drop capabilities", err: err}
 	}
+	// The last call the filter refuses: the member's data limit.
+	if err := setMemberData(uint64(cfg.Plan.Limits.Memory)); err != nil {
+		return err
+	}
 	t = time.Now()
 	if err := applySeccomp(cfg, rep); err != nil {
 		return err

@@ -17,8 +17,9 @@ import (
 // fork cap), so the report says that memory is capped per process, not for
 // the sandbox as a whole. They are set on pid 1 just before the member is
 // forked; pid 1 itself starts no further process. RLIMIT_DATA is the
-// exception: pid 1 is a Go program that maps its heap in 64 MiB arenas, so
-// the data limit is set only around the fork (withDataLimit).
+// exception: pid 1 is a Go program that needs room for its heap, so the
+// data limit is set only around the fork (setMemberData, restoreData), as
+// a soft limit that the member's seccomp filter keeps it from raising.
 // pidsCgroup says pid 1 is in a pids cgroup (cloned there, or it entered
 // it: cgroup_enter_linux.go); counters are the per-user kernel counter caps
 // (ucount.go), set while pid 1 still holds CAP_SYS_RESOURCE.
@@ -83,24 +84,37 @@ func sigpendingShare(memory int64) (uint64, error) {
 	return uint64(counterShare(int64(cur.Max), memory, hostMem)), nil
 }
 
-// withDataLimit runs start (the member's fork and exec) with RLIMIT_DATA at
-// limit, and restores pid 1's own limit right after: the member inherits
-// the limit, pid 1's Go runtime keeps room for its heap.
-func withDataLimit(limit uint64, start func() error) error {
+// setMemberData sets RLIMIT_DATA at limit for the member to inherit, on
+// the soft limit only: pid 1 must get its own back (restoreData) after the
+// fork, which a lowered hard limit would forbid, since pid 1 holds no
+// CAP_SYS_RESOURCE in the initial user namespace. A Go pid 1 kept under
+// --memory would run with little room: at the smallest --memory (128 MiB)
+// it already maps about 78 MiB of private writable memory (arenas, the page
+// allocator's index), and any growth past the limit kills it. The member's
+// seccomp filter refuses setting RLIMIT_DATA (coordinator/seccomp,
+// rlimitRules), so the member cannot raise the soft limit either. It runs
+// on the member's thread just before the filter is loaded there, because
+// the filter refuses this call too.
+func setMemberData(limit uint64) error {
 	var old unix.Rlimit
 	if err := sys.Getrlimit(unix.RLIMIT_DATA, &old); err != nil {
-		return err
+		return &stepError{step: "getrlimit data", err: err}
 	}
 	if err := sys.Setrlimit(unix.RLIMIT_DATA, &unix.Rlimit{Cur: limit, Max: old.Max}); err != nil {
 		return &stepError{step: "setrlimit data", err: err}
 	}
-	err := start()
-	// pid 1 left at the member's data limit could fail any later allocation
-	// of its Go runtime mid-supervision: refuse now instead.
-	if rerr := sys.Setrlimit(unix.RLIMIT_DATA, &old); rerr != nil && err == nil {
-		err = &stepError{step: "setrlimit data (restoring pid 1's own)", err: rerr}
+	return nil
+}
+
+// restoreData gives pid 1 its own RLIMIT_DATA back once the member is
+// forked (rlimits are per process). It must run on a thread without the
+// member's filter. pid 1 left at the member's limit could fail any later
+// allocation of its Go runtime mid-supervision: the caller refuses instead.
+func restoreData(old unix.Rlimit) error {
+	if err := sys.Setrlimit(unix.RLIMIT_DATA, &old); err != nil {
+		return &stepError{step: "setrlimit data (restoring pid 1's own)", err: err}
 	}
-	return err
+	return nil
 }
 
 // report rewrites the limits part of the report, in the parent, once the

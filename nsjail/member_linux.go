@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
@@ -39,10 +41,18 @@ func (m memberIO) fds() []uintptr {
 // signal, signal.Notify waits for the runtime's signal-mask thread, and
 // from the main goroutine, which stays on the main thread, each of those
 // waits would cost two more thread hand-overs.
+//
+// The restricted thread lowers pid 1's RLIMIT_DATA to the member's limit
+// before it loads the filter (which refuses setting it); this goroutine,
+// on an unfiltered thread, restores pid 1's own once the member is forked.
 func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal) (int, error) {
 	type result struct {
 		pid int
 		err error
+	}
+	var own unix.Rlimit
+	if err := sys.Getrlimit(unix.RLIMIT_DATA, &own); err != nil {
+		return 0, &stepError{step: "getrlimit data", err: err}
 	}
 	ch := make(chan result, 1)
 	go func() {
@@ -52,6 +62,14 @@ func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<
 		ch <- result{pid, err}
 	}()
 	r := <-ch
+	if err := restoreData(own); err != nil {
+		if r.pid != 0 { // started, but pid 1 could not restore its own limit
+			sys.Kill(r.pid, syscall.SIGKILL)
+		}
+		if r.err == nil {
+			return 0, err
+		}
+	}
 	return r.pid, r.err
 }
 
@@ -81,21 +99,9 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (int, 
 	}
 	t = time.Now()
 	defer func() { rep.PhasesMS["exec"] = ms(time.Since(t)) }()
-	pid := 0
-	err = withDataLimit(uint64(plan.Limits.Memory), func() error {
-		var err error
-		if pid, err = syscall.ForkExec(path, plan.Command, attr); err != nil {
-			pid = 0
-			return &os.PathError{Op: "fork/exec", Path: path, Err: err}
-		}
-		return nil
-	})
+	pid, err := syscall.ForkExec(path, plan.Command, attr)
 	if err != nil {
-		if pid != 0 { // started, but pid 1 could not restore its own limit
-			sys.Kill(pid, syscall.SIGKILL)
-			return 0, &stepError{step: "exec " + plan.Command[0], err: err}
-		}
-		return 0, execFailed(plan.Command[0], path, err)
+		return 0, execFailed(plan.Command[0], path, &os.PathError{Op: "fork/exec", Path: path, Err: err})
 	}
 	return pid, nil
 }

@@ -41,6 +41,7 @@ var Differences = []Difference{
 	{"info.mountinfo", WhyMounts, "also docker's /sys (masked), /etc/hosts, /etc/hostname and /etc/resolv.conf (masked, empty)"},
 	{"info.uid-map", WhyUserns, "uid is the caller's, no group but the caller's own gid, uid_map is the initial namespace's"},
 	{"term.new-session", WhyInit, "the member's session is led by pid 1, inside the container"},
+	{"res.data-limit-raise", WhyInit, "RLIMIT_DATA is set and finite; acbox's init sets it under the container's profile, so the member may raise it, and the container's memory cgroup is the cap"},
 }
 
 // Explained reports whether id is listed in Differences.

@@ -27,6 +27,7 @@ func dockerVariants() map[string]*Variant {
 		"info.mountinfo":         {Expect: "every mount point is the plan's or one of docker's own, each masked or minimal: /sys (empty read-only tmpfs), /etc/hosts, /etc/hostname, /etc/resolv.conf (empty)", Run: mountinfoDocker},
 		"info.uid-map":           {Expect: "no user namespace; uid and gid are the caller's and no other group is held", Run: dockerIDs},
 		"term.new-session":       {Expect: "the member's session is led by pid 1, inside the container", Run: containerSession},
+		"res.data-limit-raise":   {Expect: "RLIMIT_DATA is set and finite; the member may raise it, and the container's memory cgroup is the cap", Run: dataLimitDocker},
 	}
 }
 

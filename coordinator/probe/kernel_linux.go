@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +34,7 @@ func raw(trap uintptr, a ...uintptr) error {
 	if e != 0 {
 		return e
 	}
-	if trap == unix.SYS_USERFAULTFD || trap == unix.SYS_FSOPEN || trap == unix.SYS_OPEN_TREE {
+	if trap == unix.SYS_USERFAULTFD || trap == unix.SYS_FSOPEN || trap == unix.SYS_OPEN_TREE || trap == sysOpenTreeAttr {
 		unix.Close(int(r)) // a descriptor: the call was allowed
 	}
 	return nil
@@ -90,9 +92,46 @@ func kernelProbes() []Probe {
 			func(*Env) error { return raw(unix.SYS_FSOPEN, cstr("tmpfs"), 0) }, eperm),
 		sys("kernel.open-tree", "open_tree(/, OPEN_TREE_CLONE) fails with EPERM", "docs/kernel-facts.md 2",
 			func(*Env) error { return raw(unix.SYS_OPEN_TREE, atFdcwd, cstr("/"), unix.OPEN_TREE_CLONE) }, eperm),
+		// Flags 0: the kernel itself allows this without privilege and returns
+		// a descriptor, so only the filter refuses it (attack repro-6).
+		// Under docker, runc answers ENOSYS past the syscalls its libseccomp
+		// knows; where the kernel lacks the call the probe skips.
+		needs("open_tree_attr", sys("kernel.open-tree-attr", "open_tree_attr(/, no flags) fails with EPERM, as open_tree does (ENOSYS under docker's runtime)", "attack repro-6 (2026-12-01)",
+			func(*Env) error { return raw(sysOpenTreeAttr, atFdcwd, cstr("/"), 0, 0, 0) }, eperm, unix.ENOSYS)),
+		needs("statmount", sys("kernel.mount-by-id", "statmount and listmount fail with ENOSYS (callers fall back to /proc/self/mountinfo)", "attack repro-6 (2026-12-01)",
+			mountByID, unix.ENOSYS, eperm)),
 		{ID: "kernel.landlock-domain", Category: Kernel, Source: "docs/kernel-facts.md 5",
 			Expect: "Landlock is in force: writing /proc/self/comm (a read-write proc mount, covered only by a read-only rule) fails with EACCES", Run: landlockDomain},
 	}
+}
+
+// Syscalls newer than x/sys/unix's table: the same number on x86_64 and x86.
+const (
+	sysStatmount    = 457 // Linux 6.8
+	sysListmount    = 458 // Linux 6.8
+	sysOpenTreeAttr = 467 // Linux 6.15
+)
+
+// mountByID calls statmount and listmount with null buffers: the kernel
+// answers EFAULT or EINVAL, only a filter ENOSYS (native) or EPERM (a
+// docker runtime whose libseccomp cannot name them meets the profile's
+// default). It returns the first answer that is neither.
+func mountByID(*Env) error {
+	var last error
+	for _, c := range []struct {
+		name string
+		nr   uintptr
+	}{{"statmount", sysStatmount}, {"listmount", sysListmount}} {
+		err := raw(c.nr, 0, 0, 0, 0)
+		if err == nil {
+			return fmt.Errorf("%s succeeded", c.name)
+		}
+		if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		last = err
+	}
+	return last
 }
 
 func setnsProbe(*Env) error {

@@ -26,6 +26,8 @@ var featureChecks = map[string]func() bool{
 	"pidfd_getfd":       func() bool { return sysExists(unix.SYS_PIDFD_GETFD, ^uintptr(0), ^uintptr(0), ^uintptr(0)) },
 	"open_by_handle_at": func() bool { return sysExists(unix.SYS_OPEN_BY_HANDLE_AT, ^uintptr(0), 0, ^uintptr(0)) },
 	"mptcp":             mptcpPresent,
+	"open_tree_attr":    func() bool { return sysExists(sysOpenTreeAttr, ^uintptr(0), 0, ^uintptr(0), 0, 0) },
+	"statmount":         func() bool { return sysExists(sysStatmount, 0, 0, 0, ^uintptr(0)) },
 }
 
 // sysExists makes a call with arguments it must reject and reports

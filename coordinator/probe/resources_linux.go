@@ -34,6 +34,8 @@ func resourceProbes() []Probe {
 			Expect: "opening descriptors stops with EMFILE at a finite limit", Run: fdExhaustion},
 		{ID: "res.output-flood", Category: Resources, Destructive: true, Source: "acbox design",
 			Expect: "32 MiB written to stdout passes through and the result line still arrives", Run: outputFlood},
+		dataLimitProbe(),
+		userCountersProbe(),
 	}
 }
 

@@ -48,7 +48,8 @@
 //     clone3 (ENOSYS, see below).
 //   - The mount table: mount, umount2, umount, pivot_root, chroot and the new
 //     mount API (fsopen, fsconfig, fsmount, fspick, open_tree, move_mount,
-//     mount_setattr).
+//     mount_setattr, open_tree_attr); statmount and listmount (ENOSYS:
+//     callers fall back to /proc/self/mountinfo).
 //   - Unprivileged kernel surface: keyctl, add_key, request_key, bpf,
 //     perf_event_open, userfaultfd, io_uring_*, uselib.
 //   - Other processes: ptrace, process_vm_readv/writev, pidfd_getfd,
@@ -76,6 +77,15 @@
 //   - The clock: settimeofday, clock_settime, clock_adjtime, adjtimex, and on
 //     x86 stime, clock_settime64 and clock_adjtime64 (EPERM). adjtimex and
 //     clock_adjtime also read, but whether they set is in memory.
+//   - Setting RLIMIT_DATA: setrlimit of it, and prlimit64 of it with a new
+//     limit (EPERM). Without a cgroup it is --memory, a soft limit pid 1
+//     must be able to restore for itself; reading it stays open.
+//   - Syscalls the policy has not classified ([Unclassified]): every number
+//     above the highest classified one, and x86_64's unused 337-423, answer
+//     ENOSYS, so a syscall a newer kernel adds is refused until reviewed.
+//     Every syscall is refused by a rule or listed in allowed (syscalls.go);
+//     tests fail on a syscall the kernel headers or libseccomp know that is
+//     not classified.
 //
 // Left allowed on purpose: sethostname (the UTS namespace is the sandbox's
 // own), vm86 and nfsservctl (a 64-bit kernel has neither).
@@ -93,19 +103,20 @@
 //
 // # Current limitations
 //
-//   - A deny list lets through what it does not name, including syscalls newer
-//     than libseccomp's table (2.5.4 stops at Linux 5.17). open_tree_attr
-//     (6.15) is such a mount call; like open_tree it needs CAP_SYS_ADMIN over
-//     the mount namespace to clone a tree, which the member lacks.
+//   - Up to the highest classified number the filter allows by default: a
+//     classified syscall no rule names reaches the kernel, whose own checks
+//     decide. A program cannot lower its RLIMIT_DATA either (seccomp cannot
+//     see the new value).
 //   - 32-bit glibc (Debian's is built for kernel 3.2) and Go's 386 port create
 //     sockets only through socketcall, so 32-bit programs get no sockets.
 //   - Arguments are compared on the full 64-bit register where the kernel
 //     reads 32 bits (socket family and protocol, personality): junk in the
 //     high half is refused where the kernel would have accepted the call.
 //     Callers through glibc and Go never pass junk.
-//   - libseccomp 2.5.4 does not know setxattrat (6.13). Package compile
-//     refuses it by number (463 on both architectures) in a short prologue
-//     in front of libseccomp's program; see [Numbers].
+//   - libseccomp 2.5.4 does not know syscalls past futex_requeue (456).
+//     Package compile refuses the policy's rules for them by number (the
+//     same on both architectures) in a short prologue in front of
+//     libseccomp's program, the one that also answers ENOSYS; see [Numbers].
 //   - An extended attribute value of exactly 20 or 24 bytes cannot be
 //     written, whatever its name; programs that read the NTP state with
 //     adjtimex (ntp_gettime, ntptime) get EPERM; and programs that use only

@@ -98,6 +98,7 @@ func policy(o Options) []Rule {
 	rs = append(rs, socketRules(o)...)
 	rs = append(rs, setidRules()...)
 	rs = append(rs, clockRules()...)
+	rs = append(rs, rlimitRules()...)
 	return rs
 }
 

@@ -38,6 +38,8 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"setxattrat": {463, 463}, "settimeofday": {164, 79}, "clock_settime": {227, 264}, "clock_adjtime": {305, 343},
 	"adjtimex": {159, 124}, "stime": {-1, 25}, "clock_settime64": {-1, 404}, "clock_adjtime64": {-1, 405},
 	"clock_gettime": {228, 265}, "gettimeofday": {96, 78}, "getxattr": {191, 229},
+	"open_tree_attr": {467, 467}, "statmount": {457, 457}, "listmount": {458, 458},
+	"setrlimit": {160, 75}, "prlimit64": {302, 340}, "getrlimit": {97, 76},
 }
 
 var testArches = []struct {
@@ -206,6 +208,18 @@ func TestFilterDecisions(t *testing.T) {
 		{"perf_event_open", "perf_event_open", nil, "EPERM"},
 		{"open_by_handle_at", "open_by_handle_at", nil, "EPERM"},
 		{"getpid", "getpid", nil, allow},
+		{"open_tree_attr", "open_tree_attr", nil, "EPERM"},
+		{"statmount", "statmount", nil, "ENOSYS"},
+		{"listmount", "listmount", nil, "ENOSYS"},
+		{"setrlimit data", "setrlimit", []uint64{rlimitData, 0x1000}, "EPERM"},
+		{"setrlimit data high bits", "setrlimit", []uint64{1<<32 | rlimitData, 0x1000}, "EPERM"},
+		{"setrlimit nofile", "setrlimit", []uint64{7, 0x1000}, allow},
+		{"getrlimit data", "getrlimit", []uint64{rlimitData, 0x1000}, allow},
+		{"prlimit64 set data", "prlimit64", []uint64{0, rlimitData, 0x1000, 0}, "EPERM"},
+		{"prlimit64 set data of another", "prlimit64", []uint64{1, rlimitData, 0x1000, 0x2000}, "EPERM"},
+		{"prlimit64 set data high bits", "prlimit64", []uint64{0, 0xffffffff_00000000 | rlimitData, 0x1000, 0}, "EPERM"},
+		{"prlimit64 read data", "prlimit64", []uint64{0, rlimitData, 0, 0x2000}, allow},
+		{"prlimit64 set nproc", "prlimit64", []uint64{0, 6, 0x1000, 0}, allow},
 	}
 	prog := buildForTest(t).insns()
 	for _, a := range testArches {

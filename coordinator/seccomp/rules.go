@@ -54,10 +54,16 @@ func namespaceRules() []Rule {
 
 // mountRules: the member has no capability over its mount namespace, so the
 // kernel already says EPERM; the rules keep it so if a capability survives.
+// open_tree_attr (Linux 6.15) is open_tree with attributes and gets the
+// same answer. statmount and listmount (6.8) read the mount table by mount
+// id, past what /proc/self/mountinfo shows; ENOSYS is what an older kernel
+// says, and their callers (libmount) then read mountinfo instead.
 func mountRules() []Rule {
 	why := "the mount table is fixed before the member starts"
 	rs := refuse(EPERM, why, "mount", "umount2", "pivot_root", "chroot",
-		"fsopen", "fsconfig", "fsmount", "fspick", "open_tree", "move_mount", "mount_setattr")
+		"fsopen", "fsconfig", "fsmount", "fspick", "open_tree", "move_mount", "mount_setattr", "open_tree_attr")
+	rs = append(rs, refuse(ENOSYS, "reads the mount table by id; callers fall back to /proc/self/mountinfo",
+		"statmount", "listmount")...)
 	// umount(2) without flags exists only on x86; x86_64 has umount2 alone.
 	return append(rs, Rule{Syscall: "umount", Arch: []string{ArchX86}, Errno: EPERM, Why: why})
 }

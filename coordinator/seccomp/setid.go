@@ -99,21 +99,3 @@ func clockRules() []Rule {
 	}
 	return rs
 }
-
-// numbers holds the syscalls the policy names that libseccomp 2.5's table
-// lacks, by their number, which is the same on x86_64 and x86 for every
-// syscall added since Linux 5.1 (the shared numbering from 424 on).
-var numbers = map[string]int{
-	"setxattrat": 463, // Linux 6.13
-}
-
-// Numbers returns the syscalls of the policy that package compile must
-// refuse by number where libseccomp cannot resolve their name. The map is
-// fresh.
-func Numbers() map[string]int {
-	out := make(map[string]int, len(numbers))
-	for k, v := range numbers {
-		out[k] = v
-	}
-	return out
-}

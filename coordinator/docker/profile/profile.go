@@ -42,6 +42,9 @@ func Build() *mobyseccomp.Seccomp {
 	byName := map[string][]seccomp.Rule{}
 	var names []string
 	for _, r := range seccomp.Policy() {
+		if nativeOnly[r.Syscall] {
+			continue
+		}
 		if _, ok := byName[r.Syscall]; !ok {
 			names = append(names, r.Syscall)
 		}
@@ -57,6 +60,14 @@ func Build() *mobyseccomp.Seccomp {
 	p.Syscalls = out
 	return p
 }
+
+// nativeOnly are the syscalls whose native rules the profile leaves out.
+// The native filter refuses setting RLIMIT_DATA because without a cgroup
+// it is the memory cap; a container always has its memory cgroup, and
+// acbox's init, which runs under this profile, sets the member's
+// RLIMIT_DATA itself (a soft limit the member may raise: the cgroup is the
+// cap).
+var nativeOnly = map[string]bool{"setrlimit": true, "prlimit64": true}
 
 // without returns s minus the syscalls the native policy has rules for.
 func without(s *mobyseccomp.Syscall, native map[string][]seccomp.Rule) []*mobyseccomp.Syscall {

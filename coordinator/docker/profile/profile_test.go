@@ -139,6 +139,14 @@ func TestProfileRefusesWhatNativeRefuses(t *testing.T) {
 		{"adjtimex", "adjtimex", nil, "errno 1"},
 		{"clock_adjtime", "clock_adjtime", nil, "errno 1"},
 		{"clock_gettime", "clock_gettime", nil, "allow"},
+		// The mount table by id, and open_tree with attributes (Linux 6.8, 6.15).
+		{"statmount", "statmount", nil, "errno 38"},
+		{"listmount", "listmount", nil, "errno 38"},
+		{"open_tree_attr", "open_tree_attr", nil, "errno 1"},
+		// acbox's init sets the member's RLIMIT_DATA under this profile; the
+		// memory cgroup is the cap (nativeOnly).
+		{"prlimit64 data", "prlimit64", []uint64{0, 2, 0x1000, 0}, "allow"},
+		{"setrlimit data", "setrlimit", []uint64{2, 0x1000}, "allow"},
 	} {
 		if got := verdict(t, p, c.call, c.args...); got != c.want {
 			t.Errorf("%s: %s(%#x) = %s, want %s", c.name, c.call, c.args, got, c.want)

@@ -73,7 +73,11 @@ func Compile(rules []seccomp.Rule) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(prologue(pro), bpf...), nil
+	head, err := prologue(pro, seccomp.Unclassified())
+	if err != nil {
+		return nil, err
+	}
+	return append(head, bpf...), nil
 }
 
 func addRule(f *libseccomp.ScmpFilter, r seccomp.Rule) error {
