@@ -151,7 +151,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	if err != nil {
 		return nil, err
 	}
-	release, err := l.admit(ctx, plan, b, id, io.Err)
+	release, entry, err := l.admit(ctx, plan, b, id, io.Err)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 		OnReady: func(st backend.Started) {
 			so.bind(plan, st)
 			sandbox.set(st.Pid)
-			l.started(plan, st)
+			l.started(plan, st, entry)
 			egressEvents.Open()
 		}, Signals: held.signals()})
 	unwatch()
@@ -208,11 +208,13 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	return r, ferr
 }
 
-// started records the sandbox's pid 1 in its registry entry and emits
-// the started event.
-func (l *Launcher) started(plan *policy.Plan, st backend.Started) {
+// started records the sandbox's pid 1 in its registry entry (e, as
+// admission wrote it: only this process writes it, so it is not read
+// back) and emits the started event.
+func (l *Launcher) started(plan *policy.Plan, st backend.Started, e registry.Entry) {
 	if start, err := registry.ProcStart(st.Pid); err == nil && l.Registry != nil {
-		l.Registry.Update(st.ID, func(e *registry.Entry) { e.HelperPid, e.HelperStart = st.Pid, start })
+		e.HelperPid, e.HelperStart = st.Pid, start
+		l.Registry.Replace(e)
 	}
 	if l.Events == nil {
 		return // nothing listens: the event's access and report digest (reflective JSON) would be thrown away
