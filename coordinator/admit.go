@@ -20,21 +20,22 @@ const liveWait = 10 * time.Second
 // (counted across every acbox process of the user, this sandbox included,
 // under the registry lock, plus the backend's live sandboxes the registry
 // does not know: the docker daemon is shared, the registry is per user)
-// and returns the release that removes the entry. Entries of dead owners
+// and returns the release that removes the entry, and the entry (which
+// started rewrites with pid 1's identity). Entries of dead owners
 // are reaped on the way, with what their backends left. With plan.Wait it
 // queues for a slot (admitWaiting), saying so on errw.
-func (l *Launcher) admit(ctx context.Context, plan *policy.Plan, b backend.Backend, id string, errw io.Writer) (func(), error) {
+func (l *Launcher) admit(ctx context.Context, plan *policy.Plan, b backend.Backend, id string, errw io.Writer) (func(), registry.Entry, error) {
 	if l.Registry == nil {
-		return nil, fmt.Errorf("%w: admission: the launcher has no registry", policy.ErrCannotSandbox)
+		return nil, registry.Entry{}, fmt.Errorf("%w: admission: the launcher has no registry", policy.ErrCannotSandbox)
 	}
 	mem, err := policy.HostMemory()
 	if err != nil {
-		return nil, err
+		return nil, registry.Entry{}, err
 	}
 	c := registry.ComputeCap(mem, plan.Limits.Memory, l.Host.MaxSandboxes)
 	e, err := registry.NewEntry(plan, id)
 	if err != nil {
-		return nil, err
+		return nil, e, err
 	}
 	if plan.Wait > 0 && c.Max > 0 {
 		err = l.admitWaiting(ctx, plan.Wait, b, e, c, errw)
@@ -42,9 +43,9 @@ func (l *Launcher) admit(ctx context.Context, plan *policy.Plan, b backend.Backe
 		err = l.admitOnce(ctx, b, e, c)
 	}
 	if err != nil {
-		return nil, err
+		return nil, e, err
 	}
-	return func() { l.Registry.Remove(id) }, nil
+	return func() { l.Registry.Remove(id) }, e, nil
 }
 
 func (l *Launcher) admitOnce(ctx context.Context, b backend.Backend, e registry.Entry, c registry.Cap) error {

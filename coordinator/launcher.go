@@ -151,7 +151,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	if err != nil {
 		return nil, err
 	}
-	release, err := l.admit(ctx, plan, b, id, io.Err)
+	release, entry, err := l.admit(ctx, plan, b, id, io.Err)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 		OnReady: func(st backend.Started) {
 			so.bind(plan, st)
 			sandbox.set(st)
-			l.started(plan, st, &sandbox)
+			l.started(plan, st, &sandbox, entry)
 			egressEvents.Open()
 		}, Signals: held.signals()})
 	unwatch()
@@ -211,10 +211,12 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 // started records the sandbox's pid 1 in its registry entry, when the
 // backend gave one and it is pinned (a docker daemon in another pid
 // namespace gives none: acbox stop then ends the container through the
-// backend), and emits the started event.
-func (l *Launcher) started(plan *policy.Plan, st backend.Started, pin *sandboxPin) {
+// backend), and emits the started event. e is the entry as admission
+// wrote it: only this process writes it, so it is not read back.
+func (l *Launcher) started(plan *policy.Plan, st backend.Started, pin *sandboxPin, e registry.Entry) {
 	if start, ok := pin.start(st.Pid); ok && l.Registry != nil {
-		l.Registry.Update(st.ID, func(e *registry.Entry) { e.HelperPid, e.HelperStart = st.Pid, start })
+		e.HelperPid, e.HelperStart = st.Pid, start
+		l.Registry.Replace(e)
 	}
 	if l.Events == nil {
 		return // nothing listens: the event's access and report digest (reflective JSON) would be thrown away

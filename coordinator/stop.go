@@ -73,7 +73,7 @@ func (l *Launcher) Stop(ctx context.Context, id string, grace time.Duration, out
 // descendants lists the sandboxes launched, directly or not, through the
 // broker of id, deepest first.
 func descendants(reg *registry.Registry, id string) []registry.Entry {
-	all, _ := reg.List()
+	all, _ := reg.ListOthers(id) // id is not its own descendant
 	var out []registry.Entry
 	want := map[string]bool{id: true}
 	for changed := true; changed; {

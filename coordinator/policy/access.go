@@ -1,9 +1,9 @@
 package policy
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/acbox/acbox/egress"
@@ -46,8 +46,45 @@ func (p *Plan) Access(enforced bool) string {
 			a.Read = append(a.Read, g.Path)
 		}
 	}
-	b, _ := json.Marshal(a)
-	return string(b)
+	return string(a.appendJSON(make([]byte, 0, 256)))
+}
+
+// appendJSON appends a as json.Marshal writes it (by hand: see
+// jsonenc.go; TestAccessJSONMatches holds the two together).
+func (a *accessJSON) appendJSON(b []byte) []byte {
+	b = append(b, `{"enforced":`...)
+	b = strconv.AppendBool(b, a.Enforced)
+	b = append(b, `,"backend":`...)
+	b = AppendJSONString(b, a.Backend)
+	b = append(b, `,"read":`...)
+	b = appendJSONStringsOrNull(b, a.Read)
+	b = append(b, `,"write":`...)
+	b = appendJSONStringsOrNull(b, a.Write)
+	b = append(b, `,"network":{"mode":`...)
+	n := &a.Network
+	b = AppendJSONString(b, string(n.Mode))
+	if n.Allow != nil {
+		b = append(b, `,"allow":`...)
+		b = appendJSONStringsOrNull(b, *n.Allow)
+	}
+	if len(n.ConnectPorts) > 0 {
+		b = append(b, `,"connect_ports":`...)
+		b = appendJSONUints(b, n.ConnectPorts)
+	}
+	if len(n.BindPorts) > 0 {
+		b = append(b, `,"bind_ports":`...)
+		b = appendJSONUints(b, n.BindPorts)
+	}
+	return append(b, "}}"...)
+}
+
+// appendJSONStringsOrNull is AppendJSONStrings, with a nil list as null
+// (as encoding/json writes a nil slice).
+func appendJSONStringsOrNull(b []byte, list []string) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	return AppendJSONStrings(b, list)
 }
 
 func accessNet(n egress.Policy) accessNetwork {
