@@ -63,6 +63,10 @@ func TestNestedReadsOnlyWhatTheRequesterSees(t *testing.T) {
 		{name: "exclude through a link to a hidden file that does not", setup: link, spec: Spec{Exclude: []string{filepath.Join(proj, "x/nope")}}, host: nested, want: "cannot see it"},
 		{name: "grant through a link to a hidden directory that exists", setup: link, spec: Spec{Access: Access{Read: []string{filepath.Join(proj, "x")}}}, host: nested, want: "cannot see it"},
 		{name: "grant through a link to a hidden path that does not", setup: link, spec: Spec{Access: Access{Read: []string{filepath.Join(proj, "x/nope")}}}, host: nested, want: "cannot see it"},
+		{name: "cwd through a link to a hidden directory that exists", setup: link, spec: Spec{Cwd: filepath.Join(proj, "x")}, host: nested, want: "cannot see it"},
+		{name: "cwd through a link to a hidden path that does not", setup: link, spec: Spec{Cwd: filepath.Join(proj, "x/nope")}, host: nested, want: "cannot see it"},
+		{name: "private path it cannot see that exists", spec: Spec{Private: []string{filepath.Join(home, "hidden")}}, host: nested, want: "cannot see it"},
+		{name: "private path it cannot see that does not", spec: Spec{Private: []string{filepath.Join(home, "nope")}}, host: nested, want: "cannot see it"},
 		{name: "a link to what it sees is judged as before", setup: linkSeen, spec: Spec{Exclude: []string{filepath.Join(proj, "y/team.cfg")}, Access: Access{Read: []string{other}}}, host: nested, want: ""},
 	}
 	for _, c := range cases {

@@ -131,8 +131,11 @@ func viewCwd(cwd string, p *Plan, h Host) (string, error) {
 	if !filepath.IsAbs(cwd) {
 		cwd = filepath.Join(h.Cwd, cwd)
 	}
-	cwd = canonicalOrClean(cwd)
-	if hiddenInHostView(cwd, p) {
+	cwd, fallback, err := realCwd(cwd, explicit, h, canonicalOrClean)
+	if err != nil {
+		return "", err
+	}
+	if fallback || hiddenInHostView(cwd, p) {
 		if explicit {
 			return "", refuse(cwd, "--cwd is masked or private in the host view", "choose a directory the host view shows")
 		}
