@@ -35,6 +35,9 @@ func TestNestedReadsOnlyWhatTheRequesterSees(t *testing.T) {
 		t.Cleanup(func() { os.Remove(filepath.Join(proj, name)) })
 	}
 	link := func() { symlink("x", filepath.Join(home, "secret")) }
+	gitFile := func(gd string) {
+		repoTree(t, proj, "wt/.git = gitdir: "+gd+"\n")
+	}
 	linkSeen := func() { symlink("y", "../other") }
 	cases := []struct {
 		name  string
@@ -67,11 +70,14 @@ func TestNestedReadsOnlyWhatTheRequesterSees(t *testing.T) {
 		{name: "cwd through a link to a hidden path that does not", setup: link, spec: Spec{Cwd: filepath.Join(proj, "x/nope")}, host: nested, want: "cannot see it"},
 		{name: "private path it cannot see that exists", spec: Spec{Private: []string{filepath.Join(home, "hidden")}}, host: nested, want: "cannot see it"},
 		{name: "private path it cannot see that does not", spec: Spec{Private: []string{filepath.Join(home, "nope")}}, host: nested, want: "cannot see it"},
+		{name: "a .git file pointing where it cannot see, which exists", setup: func() { gitFile(filepath.Join(home, "secret")) }, host: nested, want: "cannot see it"},
+		{name: "a .git file pointing where it cannot see, which does not exist", setup: func() { gitFile(filepath.Join(home, "nope")) }, host: nested, want: "cannot see it"},
 		{name: "a link to what it sees is judged as before", setup: linkSeen, spec: Spec{Exclude: []string{filepath.Join(proj, "y/team.cfg")}, Access: Access{Read: []string{other}}}, host: nested, want: ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			repoTree(t, proj, ".git/config = ")
+			os.RemoveAll(filepath.Join(proj, "wt"))
 			if c.setup != nil {
 				c.setup()
 			}
