@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,4 +158,45 @@ func masksNaming(p *Plan, name string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestNestedProtectOneWalk: a --protect path in a write grant is looked at
+// in one walk of descriptors. The member makes d a directory, and once
+// acbox has looked at it, replaces it by a link to the hidden directory;
+// the answer (the carve-out, or the path reported missing) must be the
+// same whether the name exists there. Looking each path up again by name
+// (lstat follows every link but the last) reported the hidden name.
+func TestNestedProtectOneWalk(t *testing.T) {
+	r := newRaceFixture(t)
+	d := filepath.Join(r.proj, "d")
+	outcome := map[string]string{}
+	for _, n := range []string{"secretname", "nosuch"} {
+		os.Remove(d)
+		os.RemoveAll(d + ".away")
+		repoTree(t, r.proj, "d/")
+		afterLstat = func(name string) {
+			if name == "d" {
+				os.Rename(d, d+".away")
+				os.Symlink(r.hidden, d)
+			}
+		}
+		plan, err := Resolve(Spec{Command: []string{"true"}, Access: Access{Write: []string{r.proj}}, Protect: []string{"d/" + n}}, r.nested)
+		afterLstat = nil
+		out := "error: "
+		if err != nil {
+			out += err.Error()
+		} else {
+			out = fmt.Sprintf("missing %v", plan.ProtectMissing)
+			for _, c := range plan.Protected {
+				if strings.Contains(c.Path, n) {
+					out += fmt.Sprintf("; %s %s %s", c.Path, c.Kind, c.Mode)
+				}
+			}
+		}
+		outcome[n] = strings.ReplaceAll(out, n, "NAME")
+	}
+	os.Remove(d)
+	if outcome["secretname"] != outcome["nosuch"] {
+		t.Errorf("the answer tells whether the hidden name exists:\n exists: %s\n absent: %s", outcome["secretname"], outcome["nosuch"])
+	}
 }
