@@ -192,6 +192,7 @@ func (b *broker) handle(c *net.UnixConn) {
 	}
 	// Before resolving: the default /tmp and home sizes follow the limit.
 	inheritLimits(&req.Spec.Limits, b.parent.Limits)
+	req.Spec.Backend = inheritBackend(req.Spec.Backend, b.parent.Backend)
 	req.Spec.Parent, req.Spec.Depth = b.id, b.parent.Depth+1
 	child := *b.l
 	child.Host.Requester = b.parent // what Resolve reads for the member, it judges by its view
@@ -247,6 +248,17 @@ func inheritLimits(asked *policy.LimitsSpec, parent policy.Limits) {
 	if asked.Pids == 0 && parent.Pids < policy.DefaultPids {
 		asked.Pids = parent.Pids
 	}
+}
+
+// inheritBackend gives a child that names no backend, or auto, its
+// requester's: a nested launch runs on its requester's backend, and
+// policy.Narrower refuses any other (a docker child of a native requester
+// would run without its Landlock and user namespace).
+func inheritBackend(asked, parent string) string {
+	if asked == "" || asked == "auto" {
+		return parent
+	}
+	return asked
 }
 
 func reply(w io.Writer, r nestedReply) {

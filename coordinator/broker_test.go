@@ -102,3 +102,20 @@ func TestBrokerEndClosesRequests(t *testing.T) {
 		t.Fatal("end is still waiting for a request that will never arrive")
 	}
 }
+
+// TestInheritBackend: a child that names no backend, or auto, gets its
+// requester's; one it names is kept for policy.Narrower to judge.
+func TestInheritBackend(t *testing.T) {
+	for _, c := range []struct{ asked, parent, want string }{
+		{"", "native", "native"},
+		{"auto", "native", "native"},
+		{"", "docker", "docker"},
+		{"auto", "docker", "docker"},
+		{"docker", "native", "docker"},
+		{"native", "docker", "native"},
+	} {
+		if got := inheritBackend(c.asked, c.parent); got != c.want {
+			t.Errorf("inheritBackend(%q, %q) = %q, want %q", c.asked, c.parent, got, c.want)
+		}
+	}
+}

@@ -12,11 +12,11 @@ import (
 // (see choose), the spec resolved for this host, and check's narrowing
 // (nil: none). `acbox plan` prints it; Run launches it.
 func (l *Launcher) Resolve(ctx context.Context, spec policy.Spec, check func(*policy.Plan) error) (*policy.Plan, error) {
-	spec.Backend = l.choose(ctx, spec.Backend)
-	parent, err := l.withinParent(&spec) // within.go
+	parent, err := l.withinParent(&spec) // within.go; before choose: the child inherits its backend
 	if err != nil {
 		return nil, err
 	}
+	spec.Backend = l.choose(ctx, spec.Backend)
 	plan, err := policy.Resolve(spec, l.Host)
 	if err == nil && parent != nil {
 		err = narrowerThan(plan, parent, spec, l.Host)

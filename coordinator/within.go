@@ -39,6 +39,7 @@ func (l *Launcher) withinParent(spec *policy.Spec) (*policy.Plan, error) {
 	// As the broker does: a child that names no limit gets its requester's
 	// where smaller, rather than a default Narrower would refuse.
 	inheritLimits(&spec.Limits, parent.Limits)
+	spec.Backend = inheritBackend(spec.Backend, parent.Backend)
 	spec.Parent, spec.Depth = spec.Within, parent.Depth+1
 	return parent, nil
 }

@@ -16,7 +16,8 @@ import (
 // outside every write grant (one inside is refused), the repository's own
 // config is a read-only carve-out, and an included file inside a write
 // grant is refused. Symlinks are followed only outside write grants, by
-// hand; files are opened with O_NOFOLLOW and read to gitConfigMaxSize.
+// hand; files are opened with no symlink followed anywhere on the path
+// (the path is resolved already) and read to gitConfigMaxSize.
 
 var (
 	gitConfigMaxSize  int64 = 1 << 20 // bytes read from one config file
@@ -31,7 +32,7 @@ var (
 // (its condition can name the branch, which the member moves), so both
 // outcomes are kept.
 func hooksPathCandidates(files []string, p *Plan, trusted map[string]bool) ([]string, error) {
-	r := cfgReader{plan: p, trusted: trusted}
+	r := cfgReader{plan: p, trusted: trusted, judged: map[string]fs.FileInfo{}}
 	state := []string{""}
 	for _, f := range files {
 		var err error
@@ -46,12 +47,13 @@ type cfgReader struct {
 	plan    *Plan
 	trusted map[string]bool // config files inside write grants that are read-only carve-outs
 	read    int
+	judged  map[string]fs.FileInfo // includes a nested request named, as judged (requester.go)
 }
 
 // file applies one config file to the set of possible values. chosen: a
 // file the requesting sandbox may have written names it (requester.go).
 func (r *cfgReader) file(path string, depth int, state []string, chosen bool) ([]string, error) {
-	entries, real, err := r.load(path, depth, chosen)
+	entries, real, err := r.load(path, depth)
 	if err != nil || entries == nil {
 		return state, err
 	}
@@ -69,11 +71,18 @@ func (r *cfgReader) file(path string, depth int, state []string, chosen bool) ([
 			return nil, err
 		}
 		if chosen {
-			// Before anything looks at it: a refusal that depended on what
-			// is there would say it to the member.
-			if err := unseen(r.plan.requester, inc, fmt.Sprintf("is included (line %d of %s) by git config the requesting sandbox may write, but", e.Line, path)); err != nil {
+			// Judged before anything looks at it, and only what the
+			// judgment found is read: a refusal that depended on what is
+			// there would say it to the member.
+			j, err := judgeNamed(r.plan.requester, inc, fmt.Sprintf("is included (line %d of %s) by git config the requesting sandbox may write, but", e.Line, path))
+			if err != nil {
 				return nil, err
 			}
+			if j.info == nil {
+				continue // git skips a missing include
+			}
+			inc = j.real
+			r.judged[inc] = j.info
 		}
 		next, err := r.file(inc, depth+1, state, chosen)
 		if err != nil {
@@ -88,21 +97,20 @@ func (r *cfgReader) file(path string, depth int, state []string, chosen bool) ([
 }
 
 // load reads and parses one file, and says where it really is; a missing
-// file is nil, nil (git skips it). A chosen file must resolve to a path
-// the requesting sandbox sees.
-func (r *cfgReader) load(path string, depth int, chosen bool) ([]gitConfigEntry, string, error) {
+// file is nil, nil (git skips it). An include a nested request chose was
+// judged (file): it is read where the judgment found it, and only if it
+// is still what was found.
+func (r *cfgReader) load(path string, depth int) ([]gitConfigEntry, string, error) {
 	if depth > gitIncludeDepth {
 		return nil, "", refuse(path, fmt.Sprintf("is included more than %d levels deep in git config; acbox reads the config for core.hooksPath and will not stop early", gitIncludeDepth), "flatten the includes")
 	}
 	if r.read++; r.read > gitConfigMaxFiles {
 		return nil, "", refuse(path, fmt.Sprintf("would be git config file number %d for one repository; acbox reads at most %d for core.hooksPath", r.read, gitConfigMaxFiles), "flatten the includes")
 	}
-	real, err := resolveOutsideGrants(path, r.plan.Grants)
-	if err != nil {
-		return nil, "", err
-	}
-	if chosen && real != path {
-		if err := unseen(r.plan.requester, real, "is where the git include "+path+" leads, but"); err != nil {
+	real, want := path, r.judged[path]
+	if want == nil {
+		var err error
+		if real, err = resolveOutsideGrants(path, r.plan.Grants); err != nil {
 			return nil, "", err
 		}
 	}
@@ -110,8 +118,8 @@ func (r *cfgReader) load(path string, depth int, chosen bool) ([]gitConfigEntry,
 		return nil, "", refuse(real, "is a git config file inside a write grant: the member could write core.hooksPath or an include into it, and git outside would run its hooks",
 			"move the file out of the write grant or drop the include, or pass --unprotect hookspath")
 	}
-	data, err := readConfigFile(real)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	data, err := readConfigFile(real, want)
+	if want == nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
 		return nil, real, nil
 	}
 	if err != nil {
@@ -127,13 +135,23 @@ func (r *cfgReader) load(path string, depth int, chosen bool) ([]gitConfigEntry,
 	return entries, real, nil
 }
 
-func readConfigFile(path string) ([]byte, error) {
-	f, err := openNoFollow(path)
+// readConfigFile reads path, which has no symlink on it (resolved by
+// hand, or judged): one put there since is refused. want, when set, is
+// what the judgment found there; anything else is refused alike.
+func readConfigFile(path string, want fs.FileInfo) ([]byte, error) {
+	f, err := openNoLinks(path)
 	if err != nil {
+		if want != nil {
+			return nil, fmt.Errorf("it changed after acbox judged it")
+		}
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err == nil && want != nil && !os.SameFile(fi, want) {
+		return nil, fmt.Errorf("it changed after acbox judged it")
+	}
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file")
 	}
 	data, err := io.ReadAll(io.LimitReader(f, gitConfigMaxSize+1))

@@ -20,43 +20,61 @@ type Grant struct {
 }
 
 // canonical makes p absolute (relative to h.Cwd), and requires that it
-// exists and equals its real path. kind names it in errors ("grant",
-// "mount"). For a nested launch a path the requesting sandbox cannot see
-// is refused before it is looked at (requester.go).
-func canonical(p string, h Host, kind string) (string, error) {
+// exists and equals its real path; it returns what is there. kind names it
+// in errors ("grant", "mount source"). For a nested launch the path is
+// judged once against the requesting sandbox's view and what the judgment
+// found is returned (requester.go): nothing looks it up again.
+func canonical(p string, h Host, kind string) (string, fs.FileInfo, error) {
 	if p == "" {
-		return "", invalid("%s: empty path", kind)
+		return "", nil, invalid("%s: empty path", kind)
 	}
 	abs := p
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(h.Cwd, p)
 	}
 	abs = filepath.Clean(abs)
-	if err := unseen(h.Requester, abs, "is a nested launch's "+kind+", but"); err != nil {
-		return "", err
+	real, fi, err := realPath(p, abs, h, kind)
+	if err != nil {
+		return "", nil, err
+	}
+	if real != abs {
+		return "", nil, refuse(p, kind+" is not canonical: it goes through a symlink to "+real, "name the real path "+real)
+	}
+	return abs, fi, nil
+}
+
+// realPath resolves abs: on the host, by its symlinks and then what is
+// there; for a nested launch, by one judgment.
+func realPath(p, abs string, h Host, kind string) (string, fs.FileInfo, error) {
+	if h.Requester != nil {
+		j, err := judgeNamed(h.Requester, abs, "is a nested launch's "+kind+", but")
+		if err != nil {
+			return "", nil, err
+		}
+		if j.info == nil {
+			return "", nil, refuse(p, kind+" does not exist", "create it first or fix the path")
+		}
+		return j.real, j.info, nil
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", refuse(p, kind+" does not exist", "create it first or fix the path")
+		return "", nil, refuse(p, kind+" does not exist", "create it first or fix the path")
 	}
 	if err != nil {
-		return "", refuse(p, kind+" cannot be resolved: "+err.Error(), "")
+		return "", nil, refuse(p, kind+" cannot be resolved: "+err.Error(), "")
 	}
-	if real != abs {
-		return "", refuse(p, kind+" is not canonical: it goes through a symlink to "+real, "name the real path "+real)
+	fi, err := os.Lstat(real)
+	if err != nil {
+		return "", nil, refuse(p, kind+" cannot be inspected: "+err.Error(), "")
 	}
-	return abs, nil
+	return real, fi, nil
 }
 
 // resolveGrant checks one grant and returns its canonical path and identity.
 func resolveGrant(p string, write bool, h Host) (string, fs.FileInfo, error) {
-	abs, err := canonical(p, h, "grant")
+	abs, fi, err := canonical(p, h, "grant")
 	if err != nil {
 		return "", nil, err
-	}
-	fi, err := os.Lstat(abs)
-	if err != nil {
-		return "", nil, refuse(p, "grant cannot be inspected: "+err.Error(), "")
 	}
 	if !fi.IsDir() {
 		return "", nil, refuse(p, "grant is not a directory", "grant its directory, or pass a file with --mount SRC:DST:ro")

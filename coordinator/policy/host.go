@@ -33,6 +33,9 @@ type Host struct {
 	// reads on its behalf is judged against what it can see
 	// (requester.go).
 	Requester *Plan
+	// specPrivate are the spec's own private paths (withPrivate), which
+	// for a nested launch the requester named.
+	specPrivate []string
 }
 
 // HostFromEnv describes the calling process's user and machine. It reads

@@ -17,9 +17,13 @@ const MaxDelegationDepth = 2
 // launches may not add trusted mounts beyond the requester's own), a
 // network policy that allows what the requester's does not, a view wider
 // than the requester's or one that shows what it hides, larger limits, a
-// carve-out made writable, best effort when the requester was strict. The
-// error names the offending path or host.
+// carve-out made writable, best effort when the requester was strict,
+// another backend than the requester's. The error names the offending
+// path or host.
 func Narrower(child, parent *Plan) error {
+	if err := backendNarrower(child, parent); err != nil {
+		return err
+	}
 	for _, g := range child.Grants {
 		if !grantCovered(g, parent.Grants) {
 			kind := "read"
@@ -53,6 +57,20 @@ func Narrower(child, parent *Plan) error {
 
 // viewNarrower: a child sees the host only if its requester does, and
 // hides at least what its requester hides wherever it could see it.
+// backendNarrower: a child runs on its requester's backend. The backends
+// confine differently (the native one adds Landlock and a user namespace,
+// the docker one a container runtime's defaults), so another backend is
+// not narrower in every respect, and which one runs is the requester's
+// launcher's choice, not the member's (the coordinator gives a child that
+// names none, or auto, its requester's).
+func backendNarrower(child, parent *Plan) error {
+	if child.Backend == parent.Backend {
+		return nil
+	}
+	return AtField("backend", refuse("backend", fmt.Sprintf("the requester runs on the %s backend; a nested launch runs on its requester's backend, not %s", parent.Backend, child.Backend),
+		"drop --backend, or give --backend "+parent.Backend))
+}
+
 func viewNarrower(child, parent *Plan) error {
 	if child.View == ViewHost && parent.View != ViewHost {
 		return refuse("view", "the requester sees only its grants; a nested launch may not see the whole host", "drop --view host")

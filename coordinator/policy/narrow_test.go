@@ -115,3 +115,35 @@ func TestNarrowerHostPorts(t *testing.T) {
 		checkErr(t, err, c.want)
 	}
 }
+
+// TestNarrowerBackend: a nested child runs on its requester's backend. A
+// docker child of a native requester ran without the requester's Landlock
+// and user namespace: a downgrade the requester's launcher did not choose.
+func TestNarrowerBackend(t *testing.T) {
+	cases := []struct{ parent, child, want string }{
+		{"native", "native", ""},
+		{"docker", "docker", ""},
+		{"native", "docker", "the requester runs on the native backend"},
+		{"docker", "native", "the requester runs on the docker backend"},
+	}
+	for _, c := range cases {
+		t.Run(c.parent+"/"+c.child, func(t *testing.T) {
+			net := egress.Policy{Mode: "none"}
+			parent := &Plan{Backend: c.parent, View: ViewGrants, Network: net, Limits: Limits{Memory: 1 << 30, Pids: 100}}
+			child := &Plan{Backend: c.child, View: ViewGrants, Network: net, Limits: parent.Limits}
+			err := Narrower(child, parent)
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+			if FieldOf(err) != "backend" || ExitCode(err) != ExitRefused {
+				t.Errorf("field %q, exit %d: want field backend, exit %d", FieldOf(err), ExitCode(err), ExitRefused)
+			}
+		})
+	}
+}

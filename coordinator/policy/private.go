@@ -29,6 +29,7 @@ func withPrivate(h Host, private []string) (Host, error) {
 		}
 	}
 	h.Protect = append(slices.Clone(h.Protect), private...)
+	h.specPrivate = private
 	return h, nil
 }
 

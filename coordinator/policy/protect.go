@@ -208,16 +208,16 @@ func checkCarve(w carveWant, p *Plan) ([]Carveout, error) {
 	}
 	var out []Carveout
 	rest := strings.Split(strings.TrimPrefix(w.path, home.Path+"/"), "/")
+	infos, err := lstatBelow(home, rest)
+	if len(infos) < len(rest) && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) && !endsInLink(infos) {
+		return nil, missingCarve(w)
+	}
+	if err != nil && !endsInLink(infos) {
+		return nil, refuse(filepath.Join(home.Path, filepath.Join(rest[:min(len(infos)+1, len(rest))]...)), "cannot be inspected: "+err.Error(), "")
+	}
 	cur := home.Path
-	for i, c := range rest {
-		cur = filepath.Join(cur, c)
-		fi, err := os.Lstat(cur)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-				return nil, missingCarve(w)
-			}
-			return nil, refuse(cur, "cannot be inspected: "+err.Error(), "")
-		}
+	for i, fi := range infos {
+		cur = filepath.Join(cur, rest[i])
 		last := i == len(rest)-1
 		mode := fi.Mode()
 		if last && w.pin && !mode.IsDir() {

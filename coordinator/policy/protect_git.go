@@ -197,6 +197,17 @@ func linkedGitDirWants(gd string, grants []Grant) ([]carveWant, error) {
 // or a commondir file (no prefix) and resolves the path it names, relative
 // to the file's directory, to its real path.
 func readGitPointer(file, prefix string) (string, bool) {
+	p, ok := gitPointerTarget(file, prefix)
+	if !ok {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(p)
+	return real, err == nil
+}
+
+// gitPointerTarget is the path a git pointer file names, as named
+// (relative to the file's directory), unresolved.
+func gitPointerTarget(file, prefix string) (string, bool) {
 	f, err := openNoFollow(file)
 	if err != nil {
 		return "", false
@@ -214,8 +225,7 @@ func readGitPointer(file, prefix string) (string, bool) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(filepath.Dir(file), p)
 	}
-	real, err := filepath.EvalSymlinks(p)
-	return real, err == nil
+	return filepath.Clean(p), true
 }
 
 func inWriteGrant(p string, grants []Grant) bool {

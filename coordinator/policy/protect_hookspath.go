@@ -20,9 +20,9 @@ const whyHooksPath = "git core.hooksPath"
 // hooksPathWants: the carve-out for the hooks directory core.hooksPath
 // names for the repository whose work tree is root.
 func hooksPathWants(root string, p *Plan) ([]carveWant, error) {
-	local := repoConfigFiles(root)
-	if local == nil {
-		return nil, nil
+	local, err := repoConfigFiles(root, p.requester)
+	if local == nil || err != nil {
+		return nil, err
 	}
 	trusted := map[string]bool{}
 	for _, f := range local {
@@ -76,25 +76,51 @@ func globalGitConfigs(home string) []string {
 
 // repoConfigFiles: the repository's own config and config.worktree (nil
 // when root holds no repository). Inside a write grant both are read-only
-// carve-outs of protect_git.go.
-func repoConfigFiles(root string) []string {
+// carve-outs of protect_git.go. For a nested launch, where a pointer the
+// requesting sandbox may write (a `.git` file, a commondir file) leads is
+// judged for it (requester.go) before anything is read there: a pointer
+// into a place it cannot see is refused whether or not that place exists
+// (it was read as the user's own config, an existence oracle).
+func repoConfigFiles(root string, requester *Plan) ([]string, error) {
 	dot := filepath.Join(root, ".git")
 	fi, err := os.Lstat(dot)
 	switch {
 	case err != nil || fi.Mode()&os.ModeSymlink != 0:
-		return nil
+		return nil, nil
 	case fi.IsDir():
-		return []string{filepath.Join(dot, "config"), filepath.Join(dot, "config.worktree")}
+		return []string{filepath.Join(dot, "config"), filepath.Join(dot, "config.worktree")}, nil
 	case !fi.Mode().IsRegular():
-		return nil
+		return nil, nil
 	}
-	gd, ok := readGitPointer(dot, "gitdir: ")
-	if !ok {
-		return nil
+	gd, ok, err := followGitPointer(dot, "gitdir: ", requester)
+	if !ok || err != nil {
+		return nil, err
 	}
 	common := gd
-	if cd, ok := readGitPointer(filepath.Join(gd, "commondir"), ""); ok {
+	cd, ok, err := followGitPointer(filepath.Join(gd, "commondir"), "", requester)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		common = cd
 	}
-	return []string{filepath.Join(common, "config"), filepath.Join(gd, "config.worktree")}
+	return []string{filepath.Join(common, "config"), filepath.Join(gd, "config.worktree")}, nil
+}
+
+// followGitPointer is readGitPointer, but a pointer file the requester
+// may write has its target judged once for it instead of resolved.
+func followGitPointer(file, prefix string, requester *Plan) (string, bool, error) {
+	if requester == nil || !requester.mayWrite(file) {
+		real, ok := readGitPointer(file, prefix)
+		return real, ok, nil
+	}
+	p, ok := gitPointerTarget(file, prefix)
+	if !ok {
+		return "", false, nil
+	}
+	j, err := judgeNamed(requester, p, "is named by "+file+", a git pointer the requesting sandbox may write, but")
+	if err != nil || j.info == nil {
+		return "", false, err
+	}
+	return j.real, true, nil
 }

@@ -35,6 +35,21 @@ func TestNestedReadsOnlyWhatTheRequesterSees(t *testing.T) {
 		t.Cleanup(func() { os.Remove(filepath.Join(proj, name)) })
 	}
 	link := func() { symlink("x", filepath.Join(home, "secret")) }
+	// A link the user left in a read grant, into a hidden directory: the
+	// member cannot change it, but a target through it was judged by
+	// whether the name behind it existed.
+	linkInRead := func() {
+		os.Remove(filepath.Join(other, "l"))
+		if err := os.Symlink(filepath.Join(home, "secret"), filepath.Join(other, "l")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	targetVia := func(name string) Spec {
+		return Spec{Access: Access{Read: []string{other}}, Mounts: []MountSpec{{Source: filepath.Join(other, "team.cfg"), Target: filepath.Join(other, "l", name)}}}
+	}
+	gitFile := func(gd string) {
+		repoTree(t, proj, "wt/.git = gitdir: "+gd+"\n")
+	}
 	linkSeen := func() { symlink("y", "../other") }
 	cases := []struct {
 		name  string
@@ -63,11 +78,20 @@ func TestNestedReadsOnlyWhatTheRequesterSees(t *testing.T) {
 		{name: "exclude through a link to a hidden file that does not", setup: link, spec: Spec{Exclude: []string{filepath.Join(proj, "x/nope")}}, host: nested, want: "cannot see it"},
 		{name: "grant through a link to a hidden directory that exists", setup: link, spec: Spec{Access: Access{Read: []string{filepath.Join(proj, "x")}}}, host: nested, want: "cannot see it"},
 		{name: "grant through a link to a hidden path that does not", setup: link, spec: Spec{Access: Access{Read: []string{filepath.Join(proj, "x/nope")}}}, host: nested, want: "cannot see it"},
+		{name: "cwd through a link to a hidden directory that exists", setup: link, spec: Spec{Cwd: filepath.Join(proj, "x")}, host: nested, want: "cannot see it"},
+		{name: "cwd through a link to a hidden path that does not", setup: link, spec: Spec{Cwd: filepath.Join(proj, "x/nope")}, host: nested, want: "cannot see it"},
+		{name: "private path it cannot see that exists", spec: Spec{Private: []string{filepath.Join(home, "hidden")}}, host: nested, want: "cannot see it"},
+		{name: "private path it cannot see that does not", spec: Spec{Private: []string{filepath.Join(home, "nope")}}, host: nested, want: "cannot see it"},
+		{name: "a .git file pointing where it cannot see, which exists", setup: func() { gitFile(filepath.Join(home, "secret")) }, host: nested, want: "cannot see it"},
+		{name: "a .git file pointing where it cannot see, which does not exist", setup: func() { gitFile(filepath.Join(home, "nope")) }, host: nested, want: "cannot see it"},
+		{name: "mount target through a link in a read grant to a hidden file that exists", setup: linkInRead, spec: targetVia("key"), host: nested, want: "does not exist inside the read-only"},
+		{name: "mount target through a link in a read grant to a hidden path that does not", setup: linkInRead, spec: targetVia("nope"), host: nested, want: "does not exist inside the read-only"},
 		{name: "a link to what it sees is judged as before", setup: linkSeen, spec: Spec{Exclude: []string{filepath.Join(proj, "y/team.cfg")}, Access: Access{Read: []string{other}}}, host: nested, want: ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			repoTree(t, proj, ".git/config = ")
+			os.RemoveAll(filepath.Join(proj, "wt"))
 			if c.setup != nil {
 				c.setup()
 			}

@@ -122,9 +122,12 @@ func resolveCwd(cwd string, grants []Grant, h Host) (string, error) {
 	if !filepath.IsAbs(cwd) {
 		cwd = filepath.Join(h.Cwd, cwd)
 	}
-	cwd = filepath.Clean(cwd)
-	if real, err := filepath.EvalSymlinks(cwd); err == nil {
-		cwd = real
+	cwd, fallback, err := realCwd(filepath.Clean(cwd), explicit, h, evalOrClean)
+	if err != nil {
+		return "", err
+	}
+	if fallback {
+		return h.Home, nil
 	}
 	for _, g := range grants {
 		if within(cwd, g.Path) {
@@ -137,6 +140,30 @@ func resolveCwd(cwd string, grants []Grant, h Host) (string, error) {
 	return h.Home, nil
 }
 
+// realCwd resolves the working directory's symlinks with host on the
+// host. For a nested launch it is judged once instead: an explicit one
+// the requester cannot see is refused, the implicit default then falls
+// back (fallback).
+func realCwd(cwd string, explicit bool, h Host, host func(string) string) (real string, fallback bool, err error) {
+	if h.Requester == nil {
+		return host(cwd), false, nil
+	}
+	if !explicit {
+		j, ok, err := judge(h.Requester, cwd)
+		return j.real, !ok || err != nil, nil
+	}
+	j, err := judgeNamed(h.Requester, cwd, "is a nested launch's --cwd, but")
+	return j.real, false, err
+}
+
+// evalOrClean is p with its symlinks resolved, or p when it cannot be.
+func evalOrClean(p string) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}
+
 func resolveMounts(ms []MountSpec, h Host, private []string) ([]Mount, error) {
 	var out []Mount
 	for i, m := range ms {
@@ -144,7 +171,7 @@ func resolveMounts(ms []MountSpec, h Host, private []string) ([]Mount, error) {
 		if m.Internal {
 			hm.Requester = nil // acbox's own binary and broker socket, not the member's choice
 		}
-		src, err := canonical(m.Source, hm, "mount source")
+		src, fi, err := canonical(m.Source, hm, "mount source")
 		if err != nil {
 			return nil, err
 		}
@@ -168,7 +195,7 @@ func resolveMounts(ms []MountSpec, h Host, private []string) ([]Mount, error) {
 		if reservedDir(dst) && !m.Internal {
 			return nil, refuse(dst, "lies in "+DelegateDir+", which is reserved for acbox's own mounts", "mount it at another target")
 		}
-		kind, err := mountKind(src)
+		kind, err := mountKind(src, fi)
 		if err != nil {
 			return nil, err
 		}
@@ -192,11 +219,8 @@ func checkMountSource(src string, m MountSpec, h Host) error {
 	return checkProtected(src, h)
 }
 
-func mountKind(src string) (string, error) {
-	fi, err := os.Lstat(src)
-	if err != nil {
-		return "", refuse(src, "mount source cannot be inspected: "+err.Error(), "")
-	}
+// mountKind says what fi, found at src, is as a mount source.
+func mountKind(src string, fi os.FileInfo) (string, error) {
 	switch m := fi.Mode(); {
 	case m.IsDir():
 		return "dir", nil

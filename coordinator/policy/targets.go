@@ -35,19 +35,21 @@ func checkGrantTargets(p *Plan) error {
 		ps = append(ps, provider{t.Target, "", false})
 	}
 	for _, m := range p.Mounts {
-		if err := checkTarget(m.Target, m.Kind, ps, "mount target"); err != nil {
+		if err := checkTarget(m.Target, m.Kind, ps, "mount target", p.requester); err != nil {
 			return err
 		}
 	}
 	for _, t := range p.Tmpfs {
-		if err := checkTarget(t.Target, "dir", ps, "tmpfs target"); err != nil {
+		if err := checkTarget(t.Target, "dir", ps, "tmpfs target", p.requester); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func checkTarget(target, kind string, ps []provider, what string) error {
+// checkTarget: requester is the nested launch's (nil from the host): the
+// host path is judged for it (existsAs).
+func checkTarget(target, kind string, ps []provider, what string, requester *Plan) error {
 	best := -1
 	for i, pr := range ps {
 		if pr.target != target && within(target, pr.target) && (best < 0 || len(pr.target) > len(ps[best].target)) {
@@ -63,7 +65,7 @@ func checkTarget(target, kind string, ps []provider, what string) error {
 	if kind != "dir" {
 		want = "file"
 	}
-	if err := existsAs(hostPath, want, what); err != nil {
+	if err := existsAs(hostPath, want, what, requester); err != nil {
 		return refuse(target, what+" does not exist inside the read-only "+pr.target+", so no mount point can be made for it",
 			"choose a target outside the system directories and read grants (for example under your home), or create it on the host first")
 	}

@@ -81,7 +81,7 @@ func dropTmpfs(ts []Tmpfs, target string) []Tmpfs {
 // sandbox's own: the backend puts a small directory of its own there.
 func checkHostTargets(p *Plan) error {
 	for _, t := range p.Tmpfs {
-		if err := existsAs(t.Target, "dir", "tmpfs target"); err != nil {
+		if err := existsAs(t.Target, "dir", "tmpfs target", p.requester); err != nil {
 			return err
 		}
 	}
@@ -93,14 +93,31 @@ func checkHostTargets(p *Plan) error {
 		if m.Kind != "dir" {
 			want = "file"
 		}
-		if err := existsAs(m.Target, want, "mount target"); err != nil {
+		if err := existsAs(m.Target, want, "mount target", p.requester); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func existsAs(path, kind, what string) error {
+// existsAs refuses path unless it is a real directory or file (kind) on
+// the host. For a nested launch it is judged for the requester first (a
+// target it cannot see is refused whether or not it exists) and what the
+// judgment found is checked: no symlink on it is followed (one into a
+// hidden directory made the answer say whether a name existed there).
+// The host's /tmp, the host view's own tmpfs target, is no secret.
+func existsAs(path, kind, what string, requester *Plan) error {
+	if requester != nil && path != "/tmp" {
+		j, err := judgeNamed(requester, path, "is a nested launch's "+what+", but")
+		if err != nil {
+			return err
+		}
+		if j.info == nil || j.real != path || j.info.IsDir() != (kind == "dir") {
+			return refuse(path, what+" must already exist on the host as a real "+kindName(kind)+" in --view host (the root is the host's, read-only)",
+				"create it on the host first, or choose a target that exists")
+		}
+		return nil
+	}
 	fi, err := os.Lstat(path)
 	if err != nil || fi.IsDir() != (kind == "dir") || fi.Mode()&os.ModeSymlink != 0 {
 		return refuse(path, what+" must already exist on the host as a real "+kindName(kind)+" in --view host (the root is the host's, read-only)",
@@ -131,8 +148,11 @@ func viewCwd(cwd string, p *Plan, h Host) (string, error) {
 	if !filepath.IsAbs(cwd) {
 		cwd = filepath.Join(h.Cwd, cwd)
 	}
-	cwd = canonicalOrClean(cwd)
-	if hiddenInHostView(cwd, p) {
+	cwd, fallback, err := realCwd(cwd, explicit, h, canonicalOrClean)
+	if err != nil {
+		return "", err
+	}
+	if fallback || hiddenInHostView(cwd, p) {
 		if explicit {
 			return "", refuse(cwd, "--cwd is masked or private in the host view", "choose a directory the host view shows")
 		}

@@ -77,6 +77,9 @@ type maskWant struct {
 	// and needs no snapshot: without this, /tmp/acbox-UID made every root
 	// launch rebuild the whole shared /tmp, entry by entry.
 	noSource bool
+	// judged: a path a nested request named, as judged for the
+	// requester; it is hidden where the judgment found it (resolveJudged).
+	judged *judged
 }
 
 // resolveMasks finds every mask for this launch on the host (the built-in
@@ -136,7 +139,11 @@ func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
 	}
 	for _, p := range h.Protect {
 		if filepath.IsAbs(p) {
-			out = append(out, maskWant{path: p, why: "private (the config, ACBOX_PRIVATE or the spec)", noSource: true})
+			w, err := privateWant(p, h)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, w)
 		}
 	}
 	for _, e := range excludes {
@@ -177,18 +184,43 @@ func excludeWant(e, view string, h Host) (maskWant, error) {
 	case within(p, "/proc") || within(p, "/dev"):
 		return maskWant{}, refuse(e, "the sandbox has its own /proc and /dev; nothing of the host's shows there", "drop this --exclude")
 	}
-	// Before resolve requires that it exists: for a path the requester
-	// cannot see, that would tell it.
-	if err := unseen(h.Requester, p, "is a nested launch's --exclude, but"); err != nil {
+	if h.Requester == nil {
+		return maskWant{path: p, why: "--exclude", required: true}, nil
+	}
+	// Judged before anything requires that it exists: for a path the
+	// requester cannot see, that would tell it.
+	j, err := judgeNamed(h.Requester, p, "is a nested launch's --exclude, but")
+	if err != nil {
 		return maskWant{}, err
 	}
-	return maskWant{path: p, why: "--exclude", required: true}, nil
+	if j.info == nil {
+		return maskWant{}, refuse(e, "--exclude path does not exist", "fix the path or drop the --exclude")
+	}
+	return maskWant{path: p, why: "--exclude", judged: &j}, nil
+}
+
+// privateWant is one private path; a nested request's own (the spec's
+// "private") is judged like an --exclude, but need not exist.
+func privateWant(p string, h Host) (maskWant, error) {
+	w := maskWant{path: p, why: "private (the config, ACBOX_PRIVATE or the spec)", noSource: true}
+	if h.Requester == nil || !slices.Contains(h.specPrivate, p) {
+		return w, nil
+	}
+	j, err := judgeNamed(h.Requester, p, "is a nested launch's private path, but")
+	if err != nil {
+		return maskWant{}, err
+	}
+	w.judged = &j
+	return w, nil
 }
 
 // resolve hides one candidate: the name as listed, each match of a glob,
 // and the real target of a symlinked name. An absent name is hidden too:
 // the host may create it during the run.
 func (x *holder) resolve(w maskWant) ([]Mask, error) {
+	if w.judged != nil {
+		return x.resolveJudged(w)
+	}
 	// Only an --exclude must exist; a built-in mask's name is hidden whether
 	// or not it exists, so it is not resolved first (that cost a stat per
 	// component of every mask, every launch).

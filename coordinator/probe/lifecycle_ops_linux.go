@@ -100,21 +100,22 @@ func (r *Runner) killThenGC() Line {
 	return life("life.kill-gc", expect, design, passf("gc: %s", strings.Join(strings.Fields(out), " ")))
 }
 
-// nestedWider runs, inside a delegating sandbox with a 256 MiB limit, two
+// nestedWider runs, inside a delegating sandbox with a 256 MiB limit,
 // `acbox run`s wider than their requester: a write grant it does not have,
 // and a tmpfs far beyond its memory (tmpfs pages are memory no rlimit
-// counts); the broker must refuse both, each with its reason.
+// counts), and a third on the docker backend (no Landlock, no user
+// namespace: a downgrade); the broker must refuse each, with its reason.
 func (r *Runner) nestedWider() Line {
-	const expect = "inside a delegating sandbox, a nested launch wider than its requester (a write grant, a tmpfs beyond its memory) is refused (125) by the broker"
+	const expect = "inside a delegating sandbox, a nested launch wider than its requester (a write grant, a tmpfs beyond its memory, another backend than its own) is refused (125) by the broker"
 	if r.docker() {
 		return life("life.nested-wider", expect, design, skipf("the docker backend has no nested launches"))
 	}
-	script := `acbox run --write ` + r.Fixture.Read + ` -- true; echo write=$?; acbox run --tmpfs /big:64GiB -- true; echo tmpfs=$?`
+	script := `acbox run --write ` + r.Fixture.Read + ` -- true; echo write=$?; acbox run --tmpfs /big:64GiB -- true; echo tmpfs=$?; acbox run --backend docker -- true; echo backend=$?`
 	args := append(r.runFlags(), "--delegate", "--memory", "256MiB", "--read", r.Fixture.Read, "--", "sh", "-c", script)
 	c := exec.Command(r.Exe, args...)
 	out, _ := c.CombinedOutput()
 	text := strings.TrimSpace(string(out))
-	for _, want := range []string{"write=125", "nested write grant", "tmpfs=125", "more than the memory limit of 256MiB"} {
+	for _, want := range []string{"write=125", "nested write grant", "tmpfs=125", "more than the memory limit of 256MiB", "backend=125", "runs on the native backend"} {
 		if !strings.Contains(text, want) {
 			return life("life.nested-wider", expect, design, failf("exit %d, no %q in: %s", c.ProcessState.ExitCode(), want, text))
 		}

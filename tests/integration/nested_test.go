@@ -47,8 +47,9 @@ acbox run --delegate -r ` + r + ` -- sh -c 'acbox run -- true; echo depth2=$?; a
 // TestNestedNoWidening: the ways a child could get more than its requester
 // are refused: a runtime mount of a path outside its requester's grants at
 // the delegation directory (once exempt from the check), a mount at the
-// broker socket's path, the host view,
-// larger limits; a child without limits inherits the requester's (seen in
+// broker socket's path, the host view, another backend (docker from a
+// native requester: no Landlock, no user namespace; auto is the
+// requester's), larger limits; a child without limits inherits the requester's (seen in
 // its --report, which a nested launch writes too); and pass_env reads the
 // requesting sandbox's environment, not the host's.
 func TestNestedNoWidening(t *testing.T) {
@@ -61,6 +62,8 @@ acbox run --mount ` + w + `:/.acbox/broker.sock -- true 2>/dev/null; echo reserv
 acbox run --view host -- true 2>/dev/null; echo host-view=$?
 acbox run --memory 8GiB -- true 2>/dev/null; echo more-memory=$?
 acbox run --pids 4096 -- true 2>/dev/null; echo more-pids=$?
+acbox run --backend docker -- true 2>&1 | grep -q 'runs on the native backend' && echo backend-named; acbox run --backend docker -- true 2>/dev/null; echo other-backend=$?
+acbox run --backend auto -- true; echo auto-backend=$?
 acbox run --memory 128MiB -- true; echo less-memory=$?
 acbox run --report ` + w + `/r.json -- true && grep -q '"268435456"' ` + w + `/r.json && echo inherited-memory
 grep -q '"exit_scan"' ` + w + `/r.json && echo nested-report
@@ -70,7 +73,7 @@ INNER=inside acbox run --pass-env INNER --pass-env OUTER_SECRET -- sh -c 'echo i
 		if res.code != 0 {
 			t.Fatalf("%v", res)
 		}
-		for _, want := range []string{"mount-at-delegation-dir=125", "reserved-target=125", "host-view=125", "more-memory=125", "more-pids=125", "less-memory=0",
+		for _, want := range []string{"mount-at-delegation-dir=125", "reserved-target=125", "host-view=125", "more-memory=125", "more-pids=125", "other-backend=125", "backend-named", "auto-backend=0", "less-memory=0",
 			"inherited-memory", "nested-report", "inner=inside secret=unset"} {
 			if !strings.Contains(res.stdout, want) {
 				t.Errorf("missing %q\n%v", want, res)
