@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "edffa29d5271cab8b65074483ef57fe89179c9e64880eb271a85de73feaa4b8c"
+const builtPolicyDigest = "a86a46d4e84cd0b80d7c1dc32fb3b07181b064f0ad837f6306b288192fabce25"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

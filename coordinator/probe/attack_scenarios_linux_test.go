@@ -22,7 +22,7 @@ func TestAttackScenarios(t *testing.T) {
 	}
 	defer fx.Close()
 	r := &Runner{Exe: bin, Fixture: fx, Stderr: os.Stderr}
-	for _, l := range []Line{r.terminalKept()} {
+	for _, l := range []Line{r.terminalKept(), r.etcRootOnly()} {
 		if l.Result != Pass {
 			t.Errorf("%s", l)
 		} else {
