@@ -180,6 +180,7 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 			return nil, err
 		}
 	}
+	io = guardTerminals(c, plan, io, io.Err) // termguard.go: the member may change or read a terminal it is handed
 	held := holdSignals(io.Err)
 	c.Add(held.release)
 	held.relay(req.Signals)

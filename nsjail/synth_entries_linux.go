@@ -23,6 +23,7 @@ type entry struct {
 	target   string // symlinks
 	bare     bool   // an empty directory, nothing bound (the host view's own /proc, /dev, /tmp)
 	dev, ino uint64
+	mode     uint32 // st_mode as listed (policy.RootOnly judges it)
 }
 
 // privateInHostView are the root entries the sandbox replaces with its own
@@ -30,7 +31,7 @@ type entry struct {
 var privateInHostView = []string{"proc", "dev", "tmp"}
 
 // listEntries reads the host directory open at under and keeps every name
-// the view does not hide, with its type and identity (fstatat, not
+// the view does not hide (by name, by pattern, or as root-only), with its type and identity (fstatat, not
 // following a symlink or crossing into a mount the name is not); a
 // symlink's target is read where it is one. A name gone by the time it is
 // looked at is left out: the host no longer has it.
@@ -54,6 +55,9 @@ func listEntries(under int, v policy.ViewDir) ([]entry, error) {
 		e, ok, err := describe(under, de, &link)
 		if err != nil {
 			return nil, &MountError{Op: "fstatat/readlink", Source: filepath.Join(v.Path, de.Name()), Err: err}
+		}
+		if ok && rootOnly(v, e) {
+			continue
 		}
 		if ok {
 			e.bare = v.Path == "/" && slices.Contains(privateInHostView, e.name) && e.kind == unix.S_IFDIR
@@ -92,6 +96,12 @@ func hidden(v policy.ViewDir, name string) bool {
 	return false
 }
 
+// rootOnly: the view leaves out entries "other" may not read (a root
+// caller's /etc, policy/view_private.go) and e is one, not kept by name.
+func rootOnly(v policy.ViewDir, e entry) bool {
+	return v.HideRoot && policy.RootOnly(e.mode) && !slices.Contains(v.KeepRoot, e.name)
+}
+
 // describe turns a listed name into an entry; ok is false when the name
 // vanished since the listing, or stopped being a symlink between the stat
 // and the readlink (replaced: see synth_vanish_linux.go).
@@ -104,7 +114,7 @@ func describe(under int, de fs.DirEntry, link *[]byte) (entry, bool, error) {
 	if err != nil {
 		return entry{}, false, err
 	}
-	e := entry{name: de.Name(), kind: kindOf(st.Mode), dev: st.Dev, ino: st.Ino}
+	e := entry{name: de.Name(), kind: kindOf(st.Mode), dev: st.Dev, ino: st.Ino, mode: st.Mode}
 	if e.kind != unix.S_IFLNK {
 		return e, true, nil
 	}

@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "a5de889df7f4bce4a416e01f5be5d24966a8e7ea990e71d229b796b21e2225f2"
+const builtPolicyDigest = "65135313f3e89f52c4a20033abc1242bd7e6114eb2f4db0f9ad5b4590f7001fa"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

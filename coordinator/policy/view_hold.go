@@ -46,6 +46,12 @@ type ViewDir struct {
 	Ino      uint64   `json:"ino"`
 	Hide     []string `json:"hide,omitempty"`      // entry names left out
 	HideGlob []string `json:"hide_glob,omitempty"` // name patterns (path.Match) left out
+	// HideRoot: entries "other" may not read are left out too (RootOnly,
+	// judged on the mode listed), except the names in KeepRoot (on the way
+	// to a grant or mount target). A root caller's /etc and below: see
+	// view_private.go.
+	HideRoot bool     `json:"hide_root_only,omitempty"`
+	KeepRoot []string `json:"keep_root_only,omitempty"`
 }
 
 // holder decides how each hidden name is held and collects the views.

@@ -58,6 +58,7 @@ func CredentialMasks() []string {
 	for _, m := range hostViewMasks {
 		out = append(out, m+" (host view)")
 	}
+	out = append(out, rootOnlyRule()...)
 	out = append(out, "$STATE (acbox state: every place it can be, XDG and fallback, and the places file)", "$CONFIG (acbox config, every place: profiles and the private paths)", "config private paths")
 	return append(out, "held: "+HeldView+" (snapshot chain from the first level below / in the host view, else the read grant or system directory; non-root: from the topmost directory the caller owns or may write), "+
 		HeldPermissions+" (non-root, unreadable, nothing above is the caller's), "+HeldMount+" (write grants, --best-effort only)")
@@ -109,6 +110,7 @@ func resolveMasks(p *Plan, excludes []string, h Host) ([]Mask, error) {
 	}
 	out = pruneMasks(out)
 	p.Views = x.list(out)
+	markRootOnly(p, h) // view_private.go
 	return out, nil
 }
 
@@ -133,6 +135,7 @@ func maskWants(view string, excludes []string, h Host) ([]maskWant, error) {
 	for _, t := range list {
 		out = append(out, expandMask(t, h)...)
 	}
+	out = append(out, rootOnlyWants(h)...)
 	// The whole config directory: config.json names the private paths.
 	for _, p := range h.acboxDirs() {
 		out = append(out, maskWant{path: p, why: "acbox state and config", noSource: true})

@@ -59,3 +59,12 @@ func Getdents(fd int, name string, buf []byte) (int, error)             { return
 func Getgroups() ([]int, error)                                         { return nil, ErrUnsupported }
 func Socketpair(domain, typ, proto int) ([2]int, error)                 { return [2]int{-1, -1}, ErrUnsupported }
 func GetsockoptInt(fd, level, opt int, name string) (int, error)        { return -1, ErrUnsupported }
+
+// Terminal is the snapshot of a terminal (term_linux.go); off Linux there
+// is none.
+type Terminal struct{}
+
+func SaveTerminal(fd int, name string) (*Terminal, error) { return nil, ErrUnsupported }
+func RestoreTerminal(fd int, name string, t *Terminal) (bool, error) {
+	return false, ErrUnsupported
+}

@@ -1,0 +1,89 @@
+package sys
+
+import (
+	"golang.org/x/sys/unix"
+)
+
+// Terminal is what a program handed a terminal can change of it and what
+// outlasts the program: the termios settings (echo, signals, canonical
+// mode), the window size, the line discipline and exclusive mode. A
+// snapshot is taken before a member runs and put back after it
+// (coordinator/termguard.go).
+type Terminal struct {
+	tio     unix.Termios
+	ws      unix.Winsize
+	ldisc   int
+	excl    int
+	hasWS   bool
+	hasLD   bool
+	hasExcl bool
+}
+
+// SaveTerminal snapshots the terminal open at fd. For anything that is not
+// a terminal it makes one call, TCGETS (what isatty does), which fails with
+// ENOTTY: there is nothing to restore.
+func SaveTerminal(fd int, name string) (*Terminal, error) {
+	var t Terminal
+	err := pathErr("ioctl(TCGETS)", name, func() error {
+		tio, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+		if err == nil {
+			t.tio = *tio
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); err == nil {
+		t.ws, t.hasWS = *ws, true
+	}
+	if ld, err := unix.IoctlGetInt(fd, unix.TIOCGETD); err == nil {
+		t.ldisc, t.hasLD = ld, true
+	}
+	if ex, err := unix.IoctlGetInt(fd, unix.TIOCGEXCL); err == nil {
+		t.excl, t.hasExcl = ex, true
+	}
+	return &t, nil
+}
+
+// RestoreTerminal puts back what differs from the snapshot t, and only
+// that: an unchanged terminal gets reads only, so a launch in the
+// background is not stopped by SIGTTOU for a write it did not need. The
+// line discipline goes first (a new one starts from the tty's termios),
+// then termios, window size (the kernel signals SIGWINCH only on a
+// change) and exclusive mode. changed says whether anything was put back;
+// err is the first write that failed.
+func RestoreTerminal(fd int, name string, t *Terminal) (changed bool, err error) {
+	keep := func(e error) {
+		if e != nil && err == nil {
+			err = e
+		}
+	}
+	if t.hasLD {
+		if ld, e := unix.IoctlGetInt(fd, unix.TIOCGETD); e == nil && ld != t.ldisc {
+			changed = true
+			keep(pathErr("ioctl(TIOCSETD)", name, func() error { return unix.IoctlSetPointerInt(fd, unix.TIOCSETD, t.ldisc) }))
+		}
+	}
+	if tio, e := unix.IoctlGetTermios(fd, unix.TCGETS); e == nil && *tio != t.tio {
+		changed = true
+		keep(pathErr("ioctl(TCSETS)", name, func() error { return unix.IoctlSetTermios(fd, unix.TCSETS, &t.tio) }))
+	}
+	if t.hasWS {
+		if ws, e := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); e == nil && *ws != t.ws {
+			changed = true
+			keep(pathErr("ioctl(TIOCSWINSZ)", name, func() error { return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &t.ws) }))
+		}
+	}
+	if t.hasExcl {
+		if ex, e := unix.IoctlGetInt(fd, unix.TIOCGEXCL); e == nil && (ex != 0) != (t.excl != 0) {
+			changed = true
+			req := uint(unix.TIOCNXCL)
+			if t.excl != 0 {
+				req = unix.TIOCEXCL
+			}
+			keep(pathErr("ioctl(TIOCEXCL/TIOCNXCL)", name, func() error { return unix.IoctlSetInt(fd, req, 0) }))
+		}
+	}
+	return changed, err
+}
