@@ -50,7 +50,10 @@ func (d *runDir) remove() {
 
 // delegate starts the broker, which answers the processes peers admits,
 // and adds the two runtime mounts a delegating member needs: this binary
-// and the broker's socket.
+// and the broker's socket. Both are read-only: connect(2) needs no write
+// access to the mount, and a read-write bind of the socket would let the
+// member chmod or touch the host's socket file in the caller's state
+// directory (Landlock does not cover metadata; nsjail/readonly_linux.go).
 func (l *Launcher) delegate(spec *policy.Spec, id string, dir *runDir, peers *sandboxPeers) (*broker, error) {
 	exe, err := l.exe()
 	if err != nil {
@@ -65,7 +68,7 @@ func (l *Launcher) delegate(spec *policy.Spec, id string, dir *runDir, peers *sa
 	}
 	spec.Mounts = append(spec.Mounts,
 		policy.MountSpec{Source: exe, Target: policy.DelegateBin, Internal: true},
-		policy.MountSpec{Source: br.path, Target: policy.DelegateSocket, Readonly: policy.RW(true), Internal: true})
+		policy.MountSpec{Source: br.path, Target: policy.DelegateSocket, Internal: true})
 	return br, nil
 }
 

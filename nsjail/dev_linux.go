@@ -14,6 +14,14 @@ import (
 // bubblewrap does too.
 var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
 
+// devAttrs: each node's bind is read-only. The bind shows the host's own
+// devtmpfs inode, which a root caller's member owns: on a read-write bind
+// it could chmod, chown or touch the host's /dev/null (Landlock covers none
+// of these). A read-only bind refuses them with EROFS and still opens,
+// reads and writes the device: the kernel exempts special files from the
+// mount's write check (do_dentry_open; see readonly_linux.go).
+const devAttrs = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NOEXEC
+
 func (r *rootfs) cloneDevices() error {
 	for _, n := range devNodes {
 		fd, err := openNoFollow(unix.AT_FDCWD, "/dev/"+n, false, false)
@@ -28,10 +36,10 @@ func (r *rootfs) cloneDevices() error {
 		if err != nil {
 			return err
 		}
-		if err := setAttr(tree, "", true, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC, "/dev/"+n); err != nil {
+		if err := setAttr(tree, "", true, devAttrs, "/dev/"+n); err != nil {
 			return err
 		}
-		rec := policy.MountRecord{Target: "/dev/" + n, Kind: "dev", Source: "/dev/" + n, Flags: "NOSUID|NOEXEC"}
+		rec := policy.MountRecord{Target: "/dev/" + n, Kind: "dev", Source: "/dev/" + n, Flags: attrNames(devAttrs)}
 		r.devs = append(r.devs, source{target: "/dev/" + n, kind: "dev", tree: tree, rec: rec})
 	}
 	return nil

@@ -57,6 +57,7 @@ func (r *rootfs) build() error {
 		{"own directory read-only", r.sealOwnDir},
 		{"protected paths", r.protect},
 		{"verify masks", r.verifyMasks},
+		{"verify read-only binds", r.verifyReadOnly},
 		{"read-only root", func() error { return setAttr(r.root, "", false, unix.MOUNT_ATTR_RDONLY, "/") }},
 		{"pivot_root", r.pivot},
 	}

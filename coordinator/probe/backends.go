@@ -38,6 +38,7 @@ var Differences = []Difference{
 	{"proc.kill-pid1", WhyInit, "kill(1, SIGKILL) does not end the sandbox (destructive, --all only)"},
 	{"kernel.landlock-domain", WhyLandlock, "recorded as info, not a verdict"},
 	{"fs.devices", WhyMounts, "as native, and /dev/mqueue is an empty read-only tmpfs (masked)"},
+	{"fs.metadata-non-grant", WhyMounts, "as native, except runc's binds of the container's own /dev/null over masked files (/etc/resolv.conf), an inode of its private /dev tmpfs"},
 	{"info.mountinfo", WhyMounts, "also docker's /sys (masked), /etc/hosts, /etc/hostname and /etc/resolv.conf (masked, empty)"},
 	{"info.uid-map", WhyUserns, "uid is the caller's, no group but the caller's own gid, uid_map is the initial namespace's"},
 	{"term.new-session", WhyInit, "the member's session is led by pid 1, inside the container"},

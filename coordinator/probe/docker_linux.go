@@ -24,6 +24,7 @@ func dockerVariants() map[string]*Variant {
 		"proc.kill-pid1":         {Expect: "kill(1, SIGKILL) does not end the sandbox: the pid namespace protects its init", Run: killDockerInit},
 		"kernel.landlock-domain": {Expect: "Landlock is not applied (recorded, not a verdict)", Run: noLandlock},
 		"fs.devices":             {Expect: "as native, and /dev/mqueue is docker's, masked: an empty read-only tmpfs", Run: devicesDocker},
+		"fs.metadata-non-grant":  {Expect: "as native, except runc's binds of the container's own /dev/null over masked files (/etc/resolv.conf), an inode of its private /dev tmpfs", Run: metadataDocker},
 		"info.mountinfo":         {Expect: "every mount point is the plan's or one of docker's own, each masked or minimal: /sys (empty read-only tmpfs), /etc/hosts, /etc/hostname, /etc/resolv.conf (empty)", Run: mountinfoDocker},
 		"info.uid-map":           {Expect: "no user namespace; uid and gid are the caller's and no other group is held", Run: dockerIDs},
 		"term.new-session":       {Expect: "the member's session is led by pid 1, inside the container", Run: containerSession},

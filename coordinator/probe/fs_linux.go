@@ -53,6 +53,7 @@ func fsProbes() []Probe {
 			Expect: "/sys is not mounted in the sandbox", Run: sysAbsent},
 		{ID: "fs.devices", Category: Filesystem, Source: "bubblewrap --dev; nsjail",
 			Expect: "/dev holds only null zero full random urandom tty pts ptmx shm fd std*; no /dev/mem, kmsg, disks", Run: devices},
+		metadataProbe(),
 	}
 }
 
