@@ -60,6 +60,12 @@ func TestGuardTerminalsRestores(t *testing.T) {
 	unix.IoctlSetWinsize(mfd, unix.TIOCSWINSZ, &unix.Winsize{Row: 3, Col: 7})
 	unix.IoctlSetInt(mfd, unix.TIOCEXCL, 0)
 	ldisc := unix.IoctlSetPointerInt(mfd, unix.TIOCSETD, 27) // N_NULL, where the kernel has it
+	var node unix.Stat_t
+	unix.Fstat(fd, &node)
+	if err := unix.Fchmod(mfd, 0o666); err != nil {
+		t.Fatalf("fchmod through the member's descriptor: %v", err)
+	}
+	chowned := os.Getuid() == 0 && unix.Fchown(mfd, 65534, 65534) == nil
 	c.Clean()
 	after, _ := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if *after != *before {
@@ -73,6 +79,11 @@ func TestGuardTerminalsRestores(t *testing.T) {
 	}
 	if ld, _ := unix.IoctlGetInt(fd, unix.TIOCGETD); ldisc == nil && ld != 0 {
 		t.Errorf("line discipline %d, want N_TTY", ld)
+	}
+	var now unix.Stat_t
+	unix.Fstat(fd, &now)
+	if now.Mode != node.Mode || (chowned && (now.Uid != node.Uid || now.Gid != node.Gid)) {
+		t.Errorf("device node mode %o owner %d:%d, want %o %d:%d", now.Mode, now.Uid, now.Gid, node.Mode, node.Uid, node.Gid)
 	}
 }
 

@@ -6,11 +6,15 @@ import (
 
 // Terminal is what a program handed a terminal can change of it and what
 // outlasts the program: the termios settings (echo, signals, canonical
-// mode), the window size, the line discipline and exclusive mode. A
-// snapshot is taken before a member runs and put back after it
-// (coordinator/termguard.go).
+// mode), the window size, the line discipline and exclusive mode, and the
+// device node's permission bits and owner, which fchmod and fchown change
+// through the descriptor the member holds (Landlock does not cover
+// metadata). A snapshot is taken before a member runs and put back after
+// it (coordinator/termguard.go).
 type Terminal struct {
 	tio     unix.Termios
+	st      unix.Stat_t
+	hasSt   bool
 	ws      unix.Winsize
 	ldisc   int
 	excl    int
@@ -37,6 +41,7 @@ func SaveTerminal(fd int, name string) (*Terminal, error) {
 	if ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); err == nil {
 		t.ws, t.hasWS = *ws, true
 	}
+	t.hasSt = unix.Fstat(fd, &t.st) == nil
 	if ld, err := unix.IoctlGetInt(fd, unix.TIOCGETD); err == nil {
 		t.ldisc, t.hasLD = ld, true
 	}
@@ -85,5 +90,26 @@ func RestoreTerminal(fd int, name string, t *Terminal) (changed bool, err error)
 			keep(pathErr("ioctl(TIOCEXCL/TIOCNXCL)", name, func() error { return unix.IoctlSetInt(fd, req, 0) }))
 		}
 	}
+	if t.hasSt {
+		keepNode(fd, name, t, &changed, keep)
+	}
 	return changed, err
+}
+
+// keepNode puts back the device node's permission bits and owner where
+// the member changed them (a user's member can chmod its own terminal; a
+// root caller's can also chown it).
+func keepNode(fd int, name string, t *Terminal, changed *bool, keep func(error)) {
+	var now unix.Stat_t
+	if unix.Fstat(fd, &now) != nil || now.Rdev != t.st.Rdev {
+		return
+	}
+	if now.Uid != t.st.Uid || now.Gid != t.st.Gid {
+		*changed = true
+		keep(pathErr("fchown", name, func() error { return unix.Fchown(fd, int(t.st.Uid), int(t.st.Gid)) }))
+	}
+	if now.Mode&0o7777 != t.st.Mode&0o7777 {
+		*changed = true
+		keep(pathErr("fchmod", name, func() error { return unix.Fchmod(fd, t.st.Mode&0o7777) }))
+	}
 }
