@@ -9,28 +9,47 @@ import (
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
-// TestReadConfigRefusesUnknownFields: pid 1 refuses a config field it does
-// not know (a parent of another build), rather than run without it.
-func TestReadConfigRefusesUnknownFields(t *testing.T) {
+// TestReadConfig: pid 1 reads the config's frame and leaves the release
+// byte after it; it refuses a frame of another build (an older parent's
+// JSON line included) and a config without a command, naming the remedy.
+func TestReadConfig(t *testing.T) {
+	frameOf := func(c helperConfig) string {
+		b, err := encodeConfig(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	good := frameOf(helperConfig{ID: "a", Plan: &policy.Plan{Command: []string{"true"}}, CgroupLeaves: []int{5}, CgroupID: "a"})
+	other := []byte(good)
+	other[4] = 9
 	for _, tc := range []struct {
-		line string
-		ok   bool
+		name, in, want string
 	}{
-		{`{"id":"a","plan":{"command":["true"]}}`, true},
-		{`{"id":"a","plan":{"command":["true"]},"cgroup_leaves":[5],"cgroup_id":"a"}`, true},
-		{`{"id":"a","plan":{"command":["true"]},"cgroup_leafs":[5]}`, false},
-		{`{"id":"a","plan":{"command":["true"],"new_control":true}}`, false},
-		{`{"id":"a"}`, false},
+		{"good", good + string(releaseByte), ""},
+		{"json", `{"id":"a","plan":{"command":["true"]}}` + "\n", "same build"},
+		{"other version", string(other), "same build"},
+		{"no plan", frameOf(helperConfig{ID: "a"}), "no command"},
+		{"no command", frameOf(helperConfig{ID: "a", Plan: &policy.Plan{}}), "no command"},
+		{"empty", "", "closed the config pipe"},
+		{"cut", good[:len(good)-1], "truncated"},
 	} {
-		_, err := readConfig(bufio.NewReader(strings.NewReader(tc.line + "\n")))
-		if (err == nil) != tc.ok {
-			t.Errorf("%s: err %v, want ok=%v", tc.line, err, tc.ok)
+		r := bufio.NewReader(strings.NewReader(tc.in))
+		cfg, err := readConfig(r)
+		if tc.want == "" {
+			if err != nil || cfg.CgroupLeaves[0] != 5 {
+				t.Errorf("%s: %+v, %v", tc.name, cfg, err)
+			}
+			if b, err := r.ReadByte(); b != releaseByte || err != nil {
+				t.Errorf("%s: the release byte after the config: %q, %v", tc.name, b, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "bad helper config") {
+			t.Errorf("%s: %v; want %q", tc.name, err, tc.want)
 		}
 		if err != nil && strings.Contains(err.Error(), "%!") {
-			t.Errorf("%s: a malformed message: %s", tc.line, err)
-		}
-		if err != nil && strings.Contains(tc.line, "cgroup_leafs") && !strings.Contains(err.Error(), "same build") {
-			t.Errorf("%s: %s; want the remedy (the same build)", tc.line, err)
+			t.Errorf("%s: a malformed message: %s", tc.name, err)
 		}
 	}
 }

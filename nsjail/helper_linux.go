@@ -2,10 +2,9 @@ package nsjail
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -87,19 +86,19 @@ func helperRun(status *os.File) (int, error) {
 	return sb.run()
 }
 
-// readConfig reads the one JSON line of the configuration. A field this
-// build does not know is refused, not ignored: the parent and pid 1 must be
-// the same build (a pid 1 that skipped cgroup_leaves would run the member
+// readConfig reads the configuration's one frame (wire_proto.go). A
+// frame of another protocol version is refused, as is one that ends early
+// or carries bytes after its last field: the parent and pid 1 must be the
+// same build (a pid 1 that skipped cgroup_leaves would run the member
 // outside the cgroup the report names).
 func readConfig(r *bufio.Reader) (*helperConfig, error) {
-	var cfg helperConfig
-	data, err := r.ReadBytes('\n')
+	var cfg *helperConfig
+	b, err := readFrame(r, frameConfig, "config")
+	if errors.Is(err, io.EOF) {
+		err = errors.New("the parent closed the config pipe without sending the configuration")
+	}
 	if err == nil {
-		d := json.NewDecoder(bytes.NewReader(data))
-		d.DisallowUnknownFields()
-		if err = d.Decode(&cfg); err != nil {
-			err = fmt.Errorf("%w (the launching acbox and the binary it runs as pid 1 must be the same build)", err)
-		}
+		cfg, err = decodeConfig(b)
 	}
 	if err == nil && (cfg.Plan == nil || len(cfg.Plan.Command) == 0) {
 		err = errors.New("no command")
@@ -107,7 +106,7 @@ func readConfig(r *bufio.Reader) (*helperConfig, error) {
 	if err != nil {
 		return nil, &stepError{step: "read config", err: fmt.Errorf("bad helper config: %w", err)}
 	}
-	return &cfg, nil
+	return cfg, nil
 }
 
 // sandbox is the state of pid 1 after setup.

@@ -2,7 +2,6 @@ package nsjail
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -238,8 +237,8 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	return <-started
 }
 
-// sendConfig writes the helper's configuration as one JSON line; the pipe
-// stays open for the release.
+// sendConfig writes the helper's configuration as one frame
+// (wire_proto.go); the pipe stays open for the release.
 func (l *launch) sendConfig(w *os.File) error {
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
 		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
@@ -251,7 +250,12 @@ func (l *launch) sendConfig(w *os.File) error {
 	if l.plan.TTY {
 		cfg.Winsize, _ = sys.IoctlGetWinsize(int(l.opt.Stdin.Fd()), l.opt.Stdin.Name())
 	}
-	return json.NewEncoder(w).Encode(cfg)
+	b, err := encodeConfig(&cfg)
+	if err != nil {
+		return fmt.Errorf("%w: the sandbox's configuration cannot be sent to its pid 1: %w; pass fewer or shorter arguments, variables, grants or mounts", policy.ErrCannotSandbox, err)
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // release lets the helper start the member once the parent has checked

@@ -3,8 +3,6 @@ package nsjail
 import (
 	"golang.org/x/sys/unix"
 
-	"encoding/json"
-
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -15,8 +13,8 @@ const HelperArg0 = "acbox-init"
 
 // File descriptors of the helper, in ExtraFiles order.
 const (
-	fdConfig = 3 // read: one JSON helperConfig line, then releaseByte
-	fdStatus = 4 // write: JSON lines of helperMsg
+	fdConfig = 3 // read: one helperConfig frame (wire_proto.go), then releaseByte
+	fdStatus = 4 // write: helperMsg frames, one per message
 	// Further descriptors follow in this order when present; their numbers
 	// are in helperConfig: the proxy's socket (O_PATH, proxy mode), the
 	// pty handover socket (tty mode) and the v1 cgroup leaves.
@@ -59,7 +57,7 @@ type helperConfig struct {
 	MemberSlack uint64 `json:"member_slack,omitempty"`
 }
 
-// helperMsg is one line on the status pipe from the helper to the parent.
+// helperMsg is one frame on the status pipe from the helper to the parent.
 type helperMsg struct {
 	Kind   string         `json:"kind"` // "ready", "exit", "error"
 	Report *policy.Report `json:"report,omitempty"`
@@ -86,11 +84,6 @@ func (c *helperConfig) identOf(path string) (ident, bool) {
 		}
 	}
 	return ident{}, false
-}
-
-func encodeMsg(m helperMsg) []byte {
-	b, _ := json.Marshal(m)
-	return append(b, '\n')
 }
 
 // releaseByte follows the config on fdConfig once the parent has checked the

@@ -11,10 +11,10 @@ import (
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
-// The cost of the helper config's reflective JSON, measured before
-// deciding whether a hand-written encoding pays (docs/benchmarks.md,
-// issue 15): steady state here, the first use in a fresh process (what a
-// launch pays: the parent encodes once, pid 1 decodes once) with
+// The cost of the helper config's encoding, the reflective JSON it had
+// until issue 15 against the binary one it has now (docs/benchmarks.md):
+// steady state here, the first use in a fresh process (what a launch pays:
+// the parent encodes once, pid 1 decodes once) with
 // ACBOX_BENCH_JSON=1 go test -run TestConfigJSONFirstUse -v ./nsjail/.
 
 func benchConfig(tb testing.TB) helperConfig {
@@ -43,6 +43,49 @@ func BenchmarkConfigJSON(b *testing.B) {
 	}
 }
 
+// BenchmarkConfigWire: the same with the binary encoding pid 1 reads
+// (wire_proto.go).
+func BenchmarkConfigWire(b *testing.B) {
+	cfg := benchConfig(b)
+	for b.Loop() {
+		data, err := encodeConfig(&cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := decodeConfig(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadyWire: a ready message with a report of a real plan's size.
+func BenchmarkReadyWire(b *testing.B) {
+	m := helperMsg{Kind: "ready", Report: Expect(benchConfig(b).Plan), Pid: 2}
+	for range 40 {
+		m.Report.Mounts = append(m.Report.Mounts, policy.MountRecord{Target: "/usr/lib/x", Kind: "system", Source: "/usr/lib/x", Dev: 2049, Ino: 1234, Flags: "ro,nosuid,nodev"})
+	}
+	for b.Loop() {
+		if _, err := decodeMsg(encodeMsg(m)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadyJSON: that message as JSON, as before the binary encoding.
+func BenchmarkReadyJSON(b *testing.B) {
+	m := helperMsg{Kind: "ready", Report: Expect(benchConfig(b).Plan), Pid: 2}
+	for range 40 {
+		m.Report.Mounts = append(m.Report.Mounts, policy.MountRecord{Target: "/usr/lib/x", Kind: "system", Source: "/usr/lib/x", Dev: 2049, Ino: 1234, Flags: "ro,nosuid,nodev"})
+	}
+	for b.Loop() {
+		data, _ := json.Marshal(m)
+		var got helperMsg
+		if err := json.Unmarshal(data, &got); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // TestConfigJSONFirstUse logs the first encode in this process and the
 // first decode in a fresh one.
 func TestConfigJSONFirstUse(t *testing.T) {
@@ -51,21 +94,29 @@ func TestConfigJSONFirstUse(t *testing.T) {
 	}
 	if f := os.Getenv("ACBOX_BENCH_JSON_DECODE"); f != "" {
 		data, _ := os.ReadFile(f)
+		wire, _ := os.ReadFile(f + ".wire")
 		t0 := time.Now()
+		_, werr := decodeConfig(wire)
+		t.Logf("first binary decode (pid 1's side) %v", time.Since(t0))
+		t0 = time.Now()
 		var c helperConfig
 		err := json.Unmarshal(data, &c)
-		t.Logf("first decode (pid 1's side) %v", time.Since(t0))
-		if err != nil {
-			t.Fatal(err)
+		t.Logf("first JSON decode %v", time.Since(t0))
+		if err != nil || werr != nil {
+			t.Fatal(err, werr)
 		}
 		return
 	}
 	cfg := benchConfig(t)
 	t0 := time.Now()
+	wire, _ := encodeConfig(&cfg)
+	t.Logf("config of %d bytes: first binary encode (the parent's side) %v", len(wire), time.Since(t0))
+	t0 = time.Now()
 	data, _ := json.Marshal(cfg)
-	t.Logf("config of %d bytes: first encode (the parent's side) %v", len(data), time.Since(t0))
+	t.Logf("config of %d bytes: first JSON encode %v", len(data), time.Since(t0))
 	f := filepath.Join(t.TempDir(), "config.json")
 	os.WriteFile(f, data, 0o644)
+	os.WriteFile(f+".wire", wire, 0o644)
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestConfigJSONFirstUse$", "-test.v")
 	cmd.Env = append(os.Environ(), "ACBOX_BENCH_JSON_DECODE="+f)
 	out, err := cmd.CombinedOutput()

@@ -2,9 +2,9 @@ package nsjail
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"syscall"
@@ -117,8 +117,11 @@ func helperError(m helperMsg) error {
 		return m.Exec
 	}
 	e := fmt.Errorf("%w: sandbox setup failed: %s", policy.ErrCannotSandbox, m.Error)
-	if m.Step == "verify" {
+	switch m.Step {
+	case "verify":
 		e = fmt.Errorf("%w: a requested control is not enforced: %s", policy.ErrCannotSandbox, m.Error)
+	case "status": // readMsgs: the frame, not pid 1, was wrong
+		e = fmt.Errorf("%w: a message from the sandbox's pid 1 was refused: %s", policy.ErrCannotSandbox, m.Error)
 	}
 	return e
 }
@@ -145,19 +148,25 @@ func (l *launch) finish(res *backend.Outcome) (*backend.Outcome, error) {
 	return nil, errors.New("the sandbox ended before the member started; see the errors above")
 }
 
+// readMsgs passes pid 1's status frames on until the pipe closes. A
+// frame that cannot be read ends the stream with an error message (step
+// "status"): the launch fails rather than miss a ready or an exit.
 func readMsgs(r *bufio.Reader, out chan<- helperMsg) {
 	defer close(out)
 	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 {
-			var m helperMsg
-			if json.Unmarshal(line, &m) == nil {
-				out <- m
-			}
-		}
-		if err != nil {
+		b, err := readFrame(r, frameMsg, "status")
+		if errors.Is(err, io.EOF) {
 			return
 		}
+		var m helperMsg
+		if err == nil {
+			m, err = decodeMsg(b)
+		}
+		if err != nil {
+			out <- helperMsg{Kind: "error", Step: "status", Error: err.Error()}
+			return
+		}
+		out <- m
 	}
 }
 
