@@ -1,7 +1,6 @@
 package nsjail
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/acbox/acbox/coordinator/policy"
@@ -17,7 +16,7 @@ func Expect(p *policy.Plan) *policy.Report {
 	rep := &policy.Report{Backend: "native", PolicyDigest: policy.PolicyDigest()}
 	abi, err := landlock.ABI()
 	lr := landlock.Plan(landlockRules(p), abi)
-	rep.Landlock, _ = json.Marshal(lr)
+	rep.Landlock = lr.AppendJSON(nil)
 	why := ""
 	if err != nil {
 		why = err.Error()

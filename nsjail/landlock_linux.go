@@ -1,7 +1,6 @@
 package nsjail
 
 import (
-	"encoding/json"
 	"os"
 	"strings"
 
@@ -59,7 +58,7 @@ func applyLandlock(cfg *helperConfig, rep *policy.Report) error {
 	if err != nil {
 		return &stepError{step: "landlock", err: err}
 	}
-	rep.Landlock, _ = json.Marshal(lr)
+	rep.Landlock = lr.AppendJSON(nil)
 	ok := lr.Enforced && len(lr.Missing) == 0
 	why := ""
 	if !lr.Enforced {
