@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"coordinator/probe": {"coordinator/backend", "coordinator/policy", "nsjail"},
 
 	"nsjail": {"bridge", "coordinator/backend", "coordinator/pin", "coordinator/policy", "coordinator/seccomp",
-		"coordinator/sys", "landlock"},
+		"coordinator/sys", "egress", "landlock"}, // egress: the plan's network policy, on the wire to pid 1
 	"coordinator/docker": {"coordinator/backend", "coordinator/docker/engine", "coordinator/docker/gate",
 		"coordinator/pin", "coordinator/policy", "coordinator/seccomp", "coordinator/sys"},
 	"coordinator/docker/initproc": {"bridge", "coordinator/docker/gate", "coordinator/policy", "coordinator/sys"},
