@@ -193,8 +193,8 @@ func decodeMsg(b []byte) (helperMsg, error) {
 // (the writer closed between frames), an error naming what is wrong
 // otherwise.
 func readFrame(r *bufio.Reader, kind uint16, name string) ([]byte, error) {
-	h := make([]byte, wireHeader, wireHeader+1024)
-	if k, err := io.ReadFull(r, h); err != nil {
+	var h [wireHeader]byte
+	if k, err := io.ReadFull(r, h[:]); err != nil {
 		if k == 0 && errors.Is(err, io.EOF) {
 			return nil, io.EOF
 		}
@@ -203,11 +203,12 @@ func readFrame(r *bufio.Reader, kind uint16, name string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%s header: %w", name, err)
 	}
-	n, err := checkHeader(h, kind)
+	n, err := checkHeader(h[:], kind)
 	if err != nil {
 		return nil, fmt.Errorf("%s header: %w", name, err)
 	}
-	b := append(h, make([]byte, n)...)
+	b := make([]byte, wireHeader+n) // n is at most maxFrame
+	copy(b, h[:])
 	if k, err := io.ReadFull(r, b[wireHeader:]); err != nil {
 		return nil, fmt.Errorf("%s: truncated: %d of the %d bytes announced (%w)", name, k, n, err)
 	}
