@@ -96,7 +96,7 @@ func TestWireRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(*got, cfg) {
-		t.Errorf("config changed on the way:\n got %+v\nwant %+v\nplan got %+v\nplan want %+v", *got, cfg, *got.Plan, *cfg.Plan)
+		t.Errorf("config changed on the way: %s", firstDiff(reflect.ValueOf(*got), reflect.ValueOf(cfg), "helperConfig"))
 	}
 	msg := filled[helperMsg](t)
 	m, err := decodeMsg(encodeMsg(msg))
@@ -104,8 +104,44 @@ func TestWireRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(m, msg) {
-		t.Errorf("status message changed on the way:\n got %+v\nwant %+v\nreport got %+v\nreport want %+v", m, msg, *m.Report, *msg.Report)
+		t.Errorf("status message changed on the way: %s", firstDiff(reflect.ValueOf(m), reflect.ValueOf(msg), "helperMsg"))
 	}
+}
+
+// firstDiff names the first field where got and want differ: the one the
+// encoding does not carry.
+func firstDiff(got, want reflect.Value, where string) string {
+	switch want.Kind() {
+	case reflect.Pointer:
+		if got.IsNil() != want.IsNil() {
+			return where + ": nil on one side only"
+		}
+		if !want.IsNil() {
+			return firstDiff(got.Elem(), want.Elem(), where)
+		}
+	case reflect.Struct:
+		for i := range want.NumField() {
+			if f := want.Type().Field(i); f.IsExported() {
+				if d := firstDiff(got.Field(i), want.Field(i), where+"."+f.Name); d != "" {
+					return d
+				}
+			}
+		}
+	case reflect.Slice:
+		if got.Len() != want.Len() || got.IsNil() != want.IsNil() {
+			return fmt.Sprintf("%s: %d entries (nil %v), want %d (nil %v)", where, got.Len(), got.IsNil(), want.Len(), want.IsNil())
+		}
+		for i := range want.Len() {
+			if d := firstDiff(got.Index(i), want.Index(i), fmt.Sprintf("%s[%d]", where, i)); d != "" {
+				return d
+			}
+		}
+	default:
+		if !reflect.DeepEqual(got.Interface(), want.Interface()) {
+			return fmt.Sprintf("%s: got %v, want %v", where, got.Interface(), want.Interface())
+		}
+	}
+	return ""
 }
 
 // TestWireKeepsNilAndEmpty: a nil list or map and an empty one stay what
