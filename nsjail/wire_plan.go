@@ -83,7 +83,7 @@ func decPlan(d *wdec, p *policy.Plan) {
 	p.Within = d.bool("within")
 	p.View = d.str("view")
 	p.Masks = decList(d, "masks", 36, decMask)
-	p.Views = decList(d, "views", 28, decViewDir)
+	p.Views = decList(d, "views", 33, decViewDir)
 	p.Protected = decList(d, "protected", 36, decCarveout)
 	p.EnclosingRepos = decList(d, "enclosing_repos", 9, decRepo)
 	p.BareRepos = decList(d, "bare_repos", 9, decRepo)
@@ -152,6 +152,8 @@ func encViewDir(e *wenc, v *policy.ViewDir) {
 	e.u64(v.Ino)
 	encStrs(e, v.Hide)
 	encStrs(e, v.HideGlob)
+	e.bool(v.HideRoot)
+	encStrs(e, v.KeepRoot)
 }
 
 func decViewDir(d *wdec, v *policy.ViewDir) {
@@ -160,6 +162,8 @@ func decViewDir(d *wdec, v *policy.ViewDir) {
 	v.Ino = d.u64("ino")
 	v.Hide = decStrs(d, "hide")
 	v.HideGlob = decStrs(d, "hide_glob")
+	v.HideRoot = d.bool("hide_root_only")
+	v.KeepRoot = decStrs(d, "keep_root_only")
 }
 
 func encCarveout(e *wenc, c *policy.Carveout) {

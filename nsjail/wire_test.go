@@ -203,7 +203,7 @@ func wireSchema(t reflect.Type, seen map[reflect.Type]bool, b *strings.Builder) 
 
 // The schema the current wireVersion encodes.
 const (
-	pinnedSchema  = "4960c309a7d63025"
+	pinnedSchema  = "c21cc69ed6e4f25c"
 	pinnedVersion = 1
 )
 
