@@ -1,6 +1,7 @@
 package nsjail
 
 import (
+	"errors"
 	"os"
 	"runtime"
 	"strconv"
@@ -44,8 +45,21 @@ func startChild(path string, argv []string, files []*os.File, attr *syscall.SysP
 		return nil, &os.PathError{Op: "fork/exec", Path: path, Err: err}
 	}
 	c.pid = pid
+	if c.pidfd < 0 {
+		// A kernel without CLONE_PIDFD (before 5.2, which Landlock's ABI
+		// 6 rules out) returns none: without it no signal could reach pid
+		// 1 safely, so it is ended by its pid, still unreaped, and the
+		// launch refused.
+		sys.Kill(pid, syscall.SIGKILL)
+		var ws unix.WaitStatus
+		sys.Wait4(pid, &ws, 0, nil)
+		return nil, &os.PathError{Op: "fork/exec", Path: path, Err: errNoPidfd}
+	}
 	return c, nil
 }
+
+// errNoPidfd: the clone gave no pidfd.
+var errNoPidfd = errors.New("the kernel returned no pidfd for the sandbox's pid 1 (CLONE_PIDFD needs Linux 5.2; acbox needs Landlock ABI 6, Linux 6.12)")
 
 // Signal sends sig through the pidfd: after the child is reaped it fails
 // with ESRCH and reaches nobody.

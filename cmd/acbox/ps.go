@@ -46,7 +46,7 @@ func (c *PsCmd) Run(s *Streams) error {
 	w := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tBACKEND\tOWNER\tHELPER\tUP\tLIMITS\tACCESS\tLABELS")
 	for _, e := range list {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Backend, owner(e), helper(e),
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(e.ID), cell(e.Backend), owner(e), helper(e),
 			time.Since(e.Started).Round(time.Second), limits(e), accessSummary(e.Access), labels(e.Labels))
 	}
 	return w.Flush()
@@ -81,23 +81,43 @@ func accessSummary(raw json.RawMessage) string {
 	}
 	var out []string
 	if len(a.Write) > 0 {
-		out = append(out, "rw:"+strings.Join(a.Write, ","))
+		out = append(out, "rw:"+cells(a.Write))
 	}
 	if len(a.Read) > 0 {
-		out = append(out, "ro:"+strings.Join(a.Read, ","))
+		out = append(out, "ro:"+cells(a.Read))
 	}
-	return strings.Join(append(out, "net:"+a.Network.Mode), " ")
+	return strings.Join(append(out, "net:"+cell(a.Network.Mode)), " ")
+}
+
+// cells renders a list of paths for the table, each through cell.
+func cells(paths []string) string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = cell(p)
+	}
+	return strings.Join(out, ",")
+}
+
+// cell quotes s (Go syntax, every non-printing rune escaped) when it holds
+// anything but printing characters, or a comma, quote, backslash or
+// space, which would read as a separator. A path in a nested sandbox's
+// grant is named by a member: raw, a newline would forge a row of the
+// table and an escape sequence would reach the terminal of whoever runs
+// `acbox ps` (retitle it, write its clipboard with OSC 52); bidi
+// overrides (Unicode format characters) would reorder what they read.
+func cell(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) || strings.ContainsRune(",\"\\ ", r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 func labels(m map[string]string) string {
 	var out []string
 	for k, v := range m {
 		// Keys hold no ',' or '=' (policy.CheckLabels); a value may, and
-		// would read as more labels: such a value is quoted.
-		if strings.ContainsAny(v, ",\"\\ ") {
-			v = strconv.Quote(v)
-		}
-		out = append(out, k+"="+v)
+		// would read as more labels: such a value is quoted (cell).
+		out = append(out, cell(k)+"="+cell(v))
 	}
 	sort.Strings(out)
 	if len(out) == 0 {

@@ -206,9 +206,12 @@ func readGitPointer(file, prefix string) (string, bool) {
 }
 
 // gitPointerTarget is the path a git pointer file names, as named
-// (relative to the file's directory), unresolved.
+// (relative to the file's directory), unresolved. The file is opened with
+// no symlink anywhere on its path (the paths here are real paths): a
+// directory swapped for a link after a nested request's path was judged
+// cannot make acbox read, and quote, a file the requester cannot see.
 func gitPointerTarget(file, prefix string) (string, bool) {
-	f, err := openNoFollow(file)
+	f, err := openNoLinks(file)
 	if err != nil {
 		return "", false
 	}
