@@ -26,7 +26,11 @@ import (
 //
 // guardTerminals closes both: it snapshots every such terminal before the
 // launch and puts back what changed after it, on every way out that runs
-// the cleanup stack (exit, a held signal, an error; not SIGKILL of acbox),
+// the cleanup stack (exit, a held signal, an error; not SIGKILL of acbox):
+// line discipline, exclusive mode and the node's mode and owner always,
+// termios only if no other process of acbox's job has the terminal (a
+// pager such as `| less` sets raw mode on purpose; sys.SharedInJob), the
+// window size never (the terminal emulator's, and resizes while it runs),
 // and hands the member a write-only descriptor of a terminal that is its
 // standard output or error but not its input (reopened through
 // /proc/self/fd), so it cannot read from it. A stream that is not a
@@ -63,13 +67,18 @@ func guardTerminals(c *Cleanup, plan *policy.Plan, std Stdio, warn io.Writer) St
 // the terminal anyway (its input is one: --no-tty with a terminal on
 // stdin). A reopen refused (a terminal of another user, passed down by
 // sudo; exclusive mode) keeps f: the member could then read it, which
-// docs/security.md names.
+// docs/security.md names. The open is non-blocking, or a serial line
+// without CLOCAL would wait for carrier; the member gets a blocking one.
 func writeOnly(c *Cleanup, f *os.File, inTerm bool) *os.File {
 	if inTerm {
 		return f
 	}
-	fd, err := sys.Open("/proc/self/fd/"+strconv.Itoa(int(f.Fd())), unix.O_WRONLY|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	fd, err := sys.Open("/proc/self/fd/"+strconv.Itoa(int(f.Fd())), unix.O_WRONLY|unix.O_NOCTTY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	if err != nil {
+		return f
+	}
+	if sys.ClearNonblock(fd, f.Name()) != nil {
+		sys.Close(fd)
 		return f
 	}
 	w := os.NewFile(uintptr(fd), f.Name())

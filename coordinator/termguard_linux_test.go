@@ -3,8 +3,11 @@ package coordinator
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -34,7 +37,8 @@ func openPty(t *testing.T) (master, slave *os.File) {
 }
 
 // TestGuardTerminalsRestores: what a member changes of a terminal it is
-// handed as its output is put back by the cleanup stack, and the
+// handed as its output is put back by the cleanup stack, but for the
+// window size, which the terminal emulator changes while it runs; and the
 // descriptor it gets cannot read.
 func TestGuardTerminalsRestores(t *testing.T) {
 	master, slave := openPty(t)
@@ -57,7 +61,7 @@ func TestGuardTerminalsRestores(t *testing.T) {
 	tio := *before
 	tio.Lflag &^= unix.ECHO | unix.ISIG
 	unix.IoctlSetTermios(mfd, unix.TCSETS, &tio)
-	unix.IoctlSetWinsize(mfd, unix.TIOCSWINSZ, &unix.Winsize{Row: 3, Col: 7})
+	unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 50, Col: 200}) // the user resizes
 	unix.IoctlSetInt(mfd, unix.TIOCEXCL, 0)
 	ldisc := unix.IoctlSetPointerInt(mfd, unix.TIOCSETD, 27) // N_NULL, where the kernel has it
 	var node unix.Stat_t
@@ -71,8 +75,8 @@ func TestGuardTerminalsRestores(t *testing.T) {
 	if *after != *before {
 		t.Errorf("termios not restored: lflag %#x, want %#x", after.Lflag, before.Lflag)
 	}
-	if ws, _ := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); ws.Row != 40 || ws.Col != 100 {
-		t.Errorf("window size not restored: %dx%d", ws.Row, ws.Col)
+	if ws, _ := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); ws.Row != 50 || ws.Col != 200 {
+		t.Errorf("window size %dx%d, want the resize 50x200 kept", ws.Row, ws.Col)
 	}
 	if ex, _ := unix.IoctlGetInt(fd, unix.TIOCGEXCL); ex != 0 {
 		t.Error("exclusive mode not cleared")
@@ -115,5 +119,75 @@ func TestGuardTerminalsLeavesTheRest(t *testing.T) {
 			t.Errorf("%s: streams %+v, %d cleanup steps; want unchanged, %d", tc.name, got, len(c.steps), tc.steps)
 		}
 		c.Clean()
+	}
+}
+
+// TestGuardTerminalsLeavesPagerTermios: `acbox run -- cmd | less`. A
+// second process of acbox's process group with the terminal as its
+// controlling terminal (the pager) sets raw mode while the member runs:
+// termios is left as the pager set it, while the line discipline,
+// exclusive mode and node mode the member changed are still put back.
+// In a child process that leads a session with the pty as its terminal.
+func TestGuardTerminalsLeavesPagerTermios(t *testing.T) {
+	if os.Getenv("ACBOX_TERM_PAGER_CHILD") != "" {
+		pagerChild(t)
+		return
+	}
+	_, slave := openPty(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGuardTerminalsLeavesPagerTermios$", "-test.v")
+	cmd.Env = append(os.Environ(), "ACBOX_TERM_PAGER_CHILD=1")
+	cmd.ExtraFiles = []*os.File{slave}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 3}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+func pagerChild(t *testing.T) {
+	tty := os.NewFile(3, "/dev/pts/test")
+	fd := int(tty.Fd())
+	null, _ := os.Open(os.DevNull)
+	defer null.Close()
+	var node unix.Stat_t
+	unix.Fstat(fd, &node)
+	var c Cleanup
+	got := guardTerminals(&c, &policy.Plan{}, Stdio{In: null, Out: tty, Err: tty}, nil)
+	pager := exec.Command("sh", "-c", "stty raw -echo && exec sleep 30")
+	pager.Stdin = tty
+	if err := pager.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer pager.Wait()
+	defer pager.Process.Kill()
+	for i := 0; i < 500; i++ {
+		if tio, _ := unix.IoctlGetTermios(fd, unix.TCGETS); tio.Lflag&unix.ICANON == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	raw, _ := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if raw.Lflag&(unix.ICANON|unix.ECHO) != 0 {
+		t.Fatalf("the pager did not set raw mode: lflag %#x", raw.Lflag)
+	}
+	mfd := int(got.Out.Fd())
+	unix.IoctlSetInt(mfd, unix.TIOCEXCL, 0)
+	ldisc := unix.IoctlSetPointerInt(mfd, unix.TIOCSETD, 27) // N_NULL
+	if err := unix.Fchmod(mfd, 0o666); err != nil {
+		t.Fatalf("fchmod through the member's descriptor: %v", err)
+	}
+	c.Clean()
+	if after, _ := unix.IoctlGetTermios(fd, unix.TCGETS); *after != *raw {
+		t.Errorf("the pager's termios undone: lflag %#x, want %#x", after.Lflag, raw.Lflag)
+	}
+	if ex, _ := unix.IoctlGetInt(fd, unix.TIOCGEXCL); ex != 0 {
+		t.Error("exclusive mode not cleared")
+	}
+	if ld, _ := unix.IoctlGetInt(fd, unix.TIOCGETD); ldisc == nil && ld != 0 {
+		t.Errorf("line discipline %d, want N_TTY", ld)
+	}
+	var now unix.Stat_t
+	unix.Fstat(fd, &now)
+	if now.Mode != node.Mode {
+		t.Errorf("device node mode %o, want %o", now.Mode, node.Mode)
 	}
 }

@@ -65,6 +65,7 @@ func GetsockoptInt(fd, level, opt int, name string) (int, error)        { return
 type Terminal struct{}
 
 func SaveTerminal(fd int, name string) (*Terminal, error) { return nil, ErrUnsupported }
+func ClearNonblock(fd int, name string) error             { return ErrUnsupported }
 func RestoreTerminal(fd int, name string, t *Terminal) (bool, error) {
 	return false, ErrUnsupported
 }

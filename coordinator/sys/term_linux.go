@@ -6,19 +6,19 @@ import (
 
 // Terminal is what a program handed a terminal can change of it and what
 // outlasts the program: the termios settings (echo, signals, canonical
-// mode), the window size, the line discipline and exclusive mode, and the
-// device node's permission bits and owner, which fchmod and fchown change
-// through the descriptor the member holds (Landlock does not cover
-// metadata). A snapshot is taken before a member runs and put back after
-// it (coordinator/termguard.go).
+// mode), the line discipline and exclusive mode, and the device node's
+// permission bits and owner, which fchmod and fchown change through the
+// descriptor the member holds (Landlock does not cover metadata). A
+// snapshot is taken before a member runs and put back after it
+// (coordinator/termguard.go). The window size is not kept: the terminal
+// emulator owns it and may resize while the member runs, and a wrong size
+// is undone by the next resize.
 type Terminal struct {
 	tio     unix.Termios
 	st      unix.Stat_t
 	hasSt   bool
-	ws      unix.Winsize
 	ldisc   int
 	excl    int
-	hasWS   bool
 	hasLD   bool
 	hasExcl bool
 }
@@ -38,9 +38,6 @@ func SaveTerminal(fd int, name string) (*Terminal, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); err == nil {
-		t.ws, t.hasWS = *ws, true
-	}
 	t.hasSt = unix.Fstat(fd, &t.st) == nil
 	if ld, err := unix.IoctlGetInt(fd, unix.TIOCGETD); err == nil {
 		t.ldisc, t.hasLD = ld, true
@@ -55,9 +52,13 @@ func SaveTerminal(fd int, name string) (*Terminal, error) {
 // that: an unchanged terminal gets reads only, so a launch in the
 // background is not stopped by SIGTTOU for a write it did not need. The
 // line discipline goes first (a new one starts from the tty's termios),
-// then termios, window size (the kernel signals SIGWINCH only on a
-// change) and exclusive mode. changed says whether anything was put back;
-// err is the first write that failed.
+// then termios, exclusive mode and the device node. Termios is put back
+// only if no other process of the caller's job shares the terminal
+// (SharedInJob): a pager in the same pipeline (`acbox run -- cmd | less`)
+// sets raw mode while the member runs, and writing the snapshot back
+// would undo it under the pager; the member's change and the pager's
+// cannot be told apart, so termios is then left alone. changed says
+// whether anything was put back; err is the first write that failed.
 func RestoreTerminal(fd int, name string, t *Terminal) (changed bool, err error) {
 	keep := func(e error) {
 		if e != nil && err == nil {
@@ -70,15 +71,9 @@ func RestoreTerminal(fd int, name string, t *Terminal) (changed bool, err error)
 			keep(pathErr("ioctl(TIOCSETD)", name, func() error { return unix.IoctlSetPointerInt(fd, unix.TIOCSETD, t.ldisc) }))
 		}
 	}
-	if tio, e := unix.IoctlGetTermios(fd, unix.TCGETS); e == nil && *tio != t.tio {
+	if tio, e := unix.IoctlGetTermios(fd, unix.TCGETS); e == nil && *tio != t.tio && !(t.hasSt && SharedInJob(t.st.Rdev)) {
 		changed = true
 		keep(pathErr("ioctl(TCSETS)", name, func() error { return unix.IoctlSetTermios(fd, unix.TCSETS, &t.tio) }))
-	}
-	if t.hasWS {
-		if ws, e := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); e == nil && *ws != t.ws {
-			changed = true
-			keep(pathErr("ioctl(TIOCSWINSZ)", name, func() error { return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &t.ws) }))
-		}
 	}
 	if t.hasExcl {
 		if ex, e := unix.IoctlGetInt(fd, unix.TIOCGEXCL); e == nil && (ex != 0) != (t.excl != 0) {
@@ -94,6 +89,18 @@ func RestoreTerminal(fd int, name string, t *Terminal) (changed bool, err error)
 		keepNode(fd, name, t, &changed, keep)
 	}
 	return changed, err
+}
+
+// ClearNonblock clears O_NONBLOCK on fd (a terminal opened with it so that
+// open() does not wait for carrier on a serial line without CLOCAL).
+func ClearNonblock(fd int, name string) error {
+	return pathErr("fcntl(F_SETFL)", name, func() error {
+		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+		if err == nil {
+			_, err = unix.FcntlInt(uintptr(fd), unix.F_SETFL, fl&^unix.O_NONBLOCK)
+		}
+		return err
+	})
 }
 
 // keepNode puts back the device node's permission bits and owner where
