@@ -20,8 +20,9 @@
 // grants, runtime mounts, device nodes) re-opened with RESOLVE_NO_SYMLINKS,
 // its dev/ino compared with the parent's, cloned with open_tree and given
 // its attributes (read-only, nosuid, nodev) on the detached tree, so no
-// writable window exists; a tmpfs staging root; /proc, a minimal /dev with a
-// private devpts; tmpfs /tmp and home; grants moved in parents first; the
+// writable window exists; a tmpfs staging root; /proc, with its host-wide
+// kernel files masked (procmask_linux.go), a minimal /dev with a private
+// devpts; tmpfs /tmp and home; grants moved in parents first; the
 // root made read-only; pivot_root and the old root detached; lo up.
 //
 // For the member, on one locked thread of the helper: the bounding and

@@ -36,9 +36,12 @@ const (
 )
 
 // maskedPaths are hidden by runc after every mount is made: a directory
-// under an empty read-only tmpfs, a file under /dev/null. They are docker's
-// defaults for /proc, and three of acbox's own, for what docker always
-// mounts and the native sandbox does not have:
+// under an empty read-only tmpfs, a file under /dev/null. They are the
+// host-wide /proc entries both backends hide (policy.ProcMaskFiles and
+// ProcMaskDirs: docker's defaults for /proc and the page, allocator,
+// keyring, symbol and interrupt files docker leaves readable), and three
+// of acbox's own, for what docker always mounts and the native sandbox
+// does not have:
 //
 //   - /sys: docker mounts a read-only sysfs (with the cgroup file system
 //     beneath); the native sandbox has no /sys. Masking /sys itself also
@@ -49,8 +52,16 @@ const (
 //   - /etc/resolv.conf: docker's copy of the host's; with network none the
 //     member has no resolver to reach, and the file would show the host's
 //     name servers and search domains.
-var maskedPaths = []string{"/proc/asound", "/proc/acpi", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
-	"/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/proc/scsi", "/sys", "/dev/mqueue", "/etc/resolv.conf"}
+var maskedPaths = append(procMasks(), "/sys", "/dev/mqueue", "/etc/resolv.conf")
+
+// procMasks: the /proc entries every sandbox hides, as paths.
+func procMasks() []string {
+	var out []string
+	for _, n := range append(policy.ProcMaskFiles(), policy.ProcMaskDirs()...) {
+		out = append(out, "/proc/"+n)
+	}
+	return out
+}
 
 // readonlyPaths are docker's defaults, set explicitly so that inspection
 // can require them.

@@ -1,0 +1,28 @@
+package policy
+
+// Host-wide kernel information under /proc. A sandbox mounts a proc of its
+// own pid namespace, but many of its top-level files describe the whole
+// machine, not the sandbox: the state of every physical page (kpage*), the
+// slab and vmalloc allocators, kernel timers, the host's keyrings, kernel
+// symbols, per-CPU interrupt counts. A root caller's member is uid 0 mapped
+// to host root, so even the 0400 ones are readable. Both backends hide the
+// names below (the native one binds /dev/null read-only over a file and an
+// empty read-only tmpfs over a directory; docker's runc does the same from
+// its masked paths), like Docker's and runc's default masked paths plus the
+// page, allocator and keyring files those defaults leave readable. A name
+// the running kernel lacks is skipped. Files tools read (meminfo, stat,
+// cpuinfo, loadavg, uptime, vmstat, zoneinfo, self, mounts) stay.
+
+// procMaskFiles are files directly under /proc.
+var procMaskFiles = []string{"kcore", "kpageflags", "kpagecount", "kpagecgroup", "slabinfo", "vmallocinfo",
+	"pagetypeinfo", "timer_list", "timer_stats", "sched_debug", "keys", "key-users", "latency_stats",
+	"interrupts", "sysrq-trigger", "kallsyms"}
+
+// procMaskDirs are directories directly under /proc.
+var procMaskDirs = []string{"acpi", "scsi", "asound"}
+
+// ProcMaskFiles returns the names of the files under /proc every sandbox hides.
+func ProcMaskFiles() []string { return append([]string{}, procMaskFiles...) }
+
+// ProcMaskDirs returns the names of the directories under /proc every sandbox hides.
+func ProcMaskDirs() []string { return append([]string{}, procMaskDirs...) }
