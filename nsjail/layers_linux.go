@@ -4,19 +4,21 @@ import (
 	"time"
 
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/seccomp"
 )
 
 // applyLayers drops privileges and applies the kernel layers to the calling
 // (locked) thread, in the order the kernel requires: the bounding and
 // ambient sets while CAP_SETPCAP is still held, no_new_privs, Landlock,
-// then the remaining capability sets, then seccomp, which must come last
-// because it refuses the calls the earlier steps make.
-func applyLayers(cfg *helperConfig, rep *policy.Report) error {
+// then the remaining capability sets. It builds the seccomp filter, which
+// the caller loads last, right before the fork (loadSeccomp): the filter
+// refuses calls the earlier steps make.
+func applyLayers(cfg *helperConfig, rep *policy.Report) (*seccomp.Program, error) {
 	if err := dropBoundingAndAmbient(); err != nil {
-		return &stepError{step: "drop capabilities", err: err}
+		return nil, &stepError{step: "drop capabilities", err: err}
 	}
 	if err := setNoNewPrivs(); err != nil {
-		return &stepError{step: "no_new_privs", err: err}
+		return nil, &stepError{step: "no_new_privs", err: err}
 	}
 	// pid 1 gives up its capabilities on every thread here, before the
 	// member exists: the broadcast is a real-time signal to each thread,
@@ -27,28 +29,23 @@ func applyLayers(cfg *helperConfig, rep *policy.Report) error {
 	// reaping (seen under load with TestSigpendingHeadroom).
 	t := time.Now()
 	if err := dropAllThreadsCaps(); err != nil {
-		return &stepError{step: "drop pid 1 capabilities", err: err}
+		return nil, &stepError{step: "drop pid 1 capabilities", err: err}
 	}
 	rep.PhasesMS["drop_pid1_caps"] = ms(time.Since(t))
 	t = time.Now()
 	if err := applyLandlock(cfg, rep); err != nil {
-		return err
+		return nil, err
 	}
 	rep.PhasesMS["landlock"] = ms(time.Since(t))
 	if err := clearThreadCaps(); err != nil {
-		return &stepError{step: "drop capabilities", err: err}
+		return nil, &stepError{step: "drop capabilities", err: err}
 	}
-	// The last call the filter refuses: the member's data limit.
-	if err := setMemberData(uint64(cfg.Plan.Limits.Memory)); err != nil {
-		return err
+	prog, err := buildSeccomp(rep)
+	if err != nil {
+		return nil, err
 	}
-	t = time.Now()
-	if err := applySeccomp(cfg, rep); err != nil {
-		return err
-	}
-	rep.PhasesMS["seccomp"] = ms(time.Since(t))
 	recordPrivileges(rep)
-	return nil
+	return prog, nil
 }
 
 // recordPrivileges reads back what the thread (and so the member) holds.

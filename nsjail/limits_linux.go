@@ -32,6 +32,10 @@ func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters [
 	if err != nil {
 		return err
 	}
+	stack, err := stackLimit(p.Limits.Memory)
+	if err != nil {
+		return err
+	}
 	limits := []struct {
 		name     string
 		resource int
@@ -41,6 +45,7 @@ func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters [
 		{"nofile", unix.RLIMIT_NOFILE, nofile.Max}, // soft = hard: Go raises its own soft limit anyway
 		{"core", unix.RLIMIT_CORE, 0},
 		{"sigpending", unix.RLIMIT_SIGPENDING, sigpending},
+		{"stack", unix.RLIMIT_STACK, stack},
 	}
 	rep.Limits = map[string]string{}
 	for _, l := range limits {
@@ -82,6 +87,23 @@ func sigpendingShare(memory int64) (uint64, error) {
 	}
 	hostMem, _ := policy.HostMemory()
 	return uint64(counterShare(int64(cur.Max), memory, hostMem)), nil
+}
+
+// stackLimit is the member's RLIMIT_STACK, set with soft = hard: the main
+// stack is a VM_STACK mapping, which the data limit does not count, so a
+// member that raised a soft stack limit (the hard one is often unlimited)
+// could grow its stack past --memory. It is pid 1's soft limit, capped at
+// the memory limit: an unlimited stack would also give the member the
+// legacy address-space layout. pid 1 loses its own room to raise it, which
+// costs it nothing: the Go runtime runs goroutines and its other threads
+// on stacks it allocates itself, and the main thread's stack was sized at
+// exec.
+func stackLimit(memory int64) (uint64, error) {
+	var cur unix.Rlimit
+	if err := sys.Getrlimit(unix.RLIMIT_STACK, &cur); err != nil {
+		return 0, err
+	}
+	return min(cur.Cur, uint64(memory)), nil
 }
 
 // setMemberData sets RLIMIT_DATA at limit for the member to inherit, on

@@ -43,8 +43,9 @@ func (m memberIO) fds() []uintptr {
 // waits would cost two more thread hand-overs.
 //
 // The restricted thread lowers pid 1's RLIMIT_DATA to the member's limit
-// before it loads the filter (which refuses setting it); this goroutine,
-// on an unfiltered thread, restores pid 1's own once the member is forked.
+// right before it loads the filter (which refuses setting it) and forks;
+// this goroutine, on an unfiltered thread, restores pid 1's own as soon as
+// the member is forked.
 func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal) (int, error) {
 	type result struct {
 		pid int
@@ -79,7 +80,8 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (int, 
 		return 0, &stepError{step: "timer slack", err: err}
 	}
 	t := time.Now()
-	if err := applyLayers(cfg, rep); err != nil {
+	prog, err := applyLayers(cfg, rep)
+	if err != nil {
 		return 0, err
 	}
 	rep.PhasesMS["layers"] = ms(time.Since(t))
@@ -96,6 +98,9 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (int, 
 	attr := &syscall.ProcAttr{
 		Dir: plan.Cwd, Env: env, Files: mio.fds(),
 		Sys: &syscall.SysProcAttr{Setsid: true, Setctty: mio.ctty, Ctty: 0},
+	}
+	if err := loadSeccomp(prog, plan.Limits.Memory, rep); err != nil {
+		return 0, err
 	}
 	t = time.Now()
 	defer func() { rep.PhasesMS["exec"] = ms(time.Since(t)) }()

@@ -43,6 +43,7 @@ var Differences = []Difference{
 	{"info.uid-map", WhyUserns, "uid is the caller's, no group but the caller's own gid, uid_map is the initial namespace's"},
 	{"term.new-session", WhyInit, "the member's session is led by pid 1, inside the container"},
 	{"res.data-limit-raise", WhyInit, "RLIMIT_DATA is set and finite; acbox's init sets it under the container's profile, so the member may raise it, and the container's memory cgroup is the cap"},
+	{"res.stack-outside-data", WhyInit, "mmap with MAP_GROWSDOWN fails with EPERM as native; RLIMIT_STACK is docker's, not soft = hard, and the container's memory cgroup is the cap"},
 }
 
 // Explained reports whether id is listed in Differences.

@@ -29,6 +29,7 @@ func dockerVariants() map[string]*Variant {
 		"info.uid-map":           {Expect: "no user namespace; uid and gid are the caller's and no other group is held", Run: dockerIDs},
 		"term.new-session":       {Expect: "the member's session is led by pid 1, inside the container", Run: containerSession},
 		"res.data-limit-raise":   {Expect: "RLIMIT_DATA is set and finite; the member may raise it, and the container's memory cgroup is the cap", Run: dataLimitDocker},
+		"res.stack-outside-data": {Expect: "mmap with MAP_GROWSDOWN fails with EPERM; RLIMIT_STACK is docker's, and the container's memory cgroup is the cap", Run: stackMemoryDocker},
 	}
 }
 

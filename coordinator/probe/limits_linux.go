@@ -93,3 +93,62 @@ func userCountersRaise(*Env) Outcome {
 	}
 	return worst(outs...)
 }
+
+// stackMemoryProbe: stacks are the private memory the data limit does not
+// count (VM_STACK). A MAP_GROWSDOWN mapping is one; the native and docker
+// filters refuse it. The main stack is the other, bounded by RLIMIT_STACK,
+// which acbox's native pid 1 sets with soft = hard so that the member
+// cannot raise it (attack repro-1 of 2026-12-01, second round).
+func stackMemoryProbe() Probe {
+	return Probe{ID: "res.stack-outside-data", Category: Resources, Source: "acbox design; attack repro-1 (2026-12-01, second round)",
+		Expect: "mmap with MAP_GROWSDOWN fails with EPERM; RLIMIT_STACK is finite with soft = hard, and raising it fails with EPERM",
+		Run:    stackMemory}
+}
+
+func stackMemory(*Env) Outcome {
+	return worst(growsdownRefused(), stackLimitFixed())
+}
+
+func growsdownRefused() Outcome {
+	r, _, e := unix.RawSyscall6(unix.SYS_MMAP, 0, 1<<20, unix.PROT_READ|unix.PROT_WRITE,
+		unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_GROWSDOWN, ^uintptr(0), 0)
+	if e == 0 {
+		unix.RawSyscall(unix.SYS_MUNMAP, r, 1<<20, 0)
+		return failf("mmap(MAP_GROWSDOWN) succeeded: a stack mapping past the data limit")
+	}
+	if e != unix.EPERM {
+		return failf("mmap(MAP_GROWSDOWN): %s, want EPERM (the filter's answer)", errnoName(e))
+	}
+	return passf("mmap(MAP_GROWSDOWN): EPERM")
+}
+
+func stackLimitFixed() Outcome {
+	var cur unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_STACK, &cur); err != nil {
+		return errorf("getrlimit(RLIMIT_STACK): %v", err)
+	}
+	seen := fmt.Sprintf("RLIMIT_STACK %s/%s", limitString(cur.Cur), limitString(cur.Max))
+	if cur.Cur == unix.RLIM_INFINITY || cur.Cur != cur.Max {
+		return failf("%s: the member can raise its stack past the data limit", seen)
+	}
+	raised := unix.Rlimit{Cur: unix.RLIM_INFINITY, Max: unix.RLIM_INFINITY}
+	_, _, e := unix.RawSyscall(unix.SYS_SETRLIMIT, unix.RLIMIT_STACK, uintptr(unsafe.Pointer(&raised)), 0)
+	if e != unix.EPERM {
+		return failf("%s, raising it to unlimited: %s, want EPERM", seen, errnoOrOK(e))
+	}
+	return passf("%s, raising it: EPERM", seen)
+}
+
+// stackMemoryDocker: the profile refuses MAP_GROWSDOWN as the native
+// filter does; the stack limit is docker's (the memory cgroup is the cap).
+func stackMemoryDocker(*Env) Outcome {
+	var cur unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_STACK, &cur); err != nil {
+		return errorf("getrlimit(RLIMIT_STACK): %v", err)
+	}
+	g := growsdownRefused()
+	if g.Result != Pass {
+		return g
+	}
+	return passf("%s; RLIMIT_STACK %s/%s (the memory cgroup is the cap)", g.Detail, limitString(cur.Cur), limitString(cur.Max))
+}

@@ -35,6 +35,7 @@ func resourceProbes() []Probe {
 		{ID: "res.output-flood", Category: Resources, Destructive: true, Source: "acbox design",
 			Expect: "32 MiB written to stdout passes through and the result line still arrives", Run: outputFlood},
 		dataLimitProbe(),
+		stackMemoryProbe(),
 		userCountersProbe(),
 	}
 }

@@ -80,6 +80,9 @@
 //   - Setting RLIMIT_DATA: setrlimit of it, and prlimit64 of it with a new
 //     limit (EPERM). Without a cgroup it is --memory, a soft limit pid 1
 //     must be able to restore for itself; reading it stays open.
+//   - Stacks the data limit does not count: mmap (x86: mmap2) with
+//     MAP_GROWSDOWN, the flag compared on its bit alone (EPERM). x86's old
+//     mmap passes its flags in memory and stays open.
 //   - Syscalls the policy has not classified ([Unclassified]): every number
 //     above the highest classified one, and x86_64's unused 337-423, answer
 //     ENOSYS, so a syscall a newer kernel adds is refused until reviewed.

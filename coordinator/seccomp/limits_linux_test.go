@@ -17,6 +17,10 @@ var limitCases = []kernelCase{
 	{"go/prlimit-data-read", "OK", false},
 	{"go/getrlimit-data", "OK", false},
 	{"go/prlimit-nofile-set", "OK", false},
+	{"go/prlimit-stack-set", "OK", false}, // pid 1 sets soft = hard instead
+	{"go/mmap-growsdown", "EPERM", true},  // unfiltered: a stack the data limit does not count
+	{"go/mmap-growsdown-high", "EPERM", true},
+	{"go/mmap-stack-flag", "OK", false},  // MAP_STACK sets no VM_STACK
 	{"go/open_tree_attr", "EPERM", true}, // unfiltered on Linux 6.15+: a mount descriptor; before: ENOSYS
 	// Unfiltered, Linux 6.8+ answers EFAULT or EINVAL; an older kernel
 	// ENOSYS too, so these cannot tell the filter from the kernel there.
@@ -30,12 +34,13 @@ var limitCases = []kernelCase{
 }
 
 var (
-	dataLimit, nofileLimit, readBack unix.Rlimit
+	dataLimit, nofileLimit, stackLimit, readBack unix.Rlimit
 )
 
 func limitProbes() probeSet {
 	unix.Getrlimit(unix.RLIMIT_DATA, &dataLimit)
 	unix.Getrlimit(unix.RLIMIT_NOFILE, &nofileLimit)
+	unix.Getrlimit(unix.RLIMIT_STACK, &stackLimit)
 	data := uintptr(unsafe.Pointer(&dataLimit))
 	root, _ := unix.BytePtrFromString("/")
 	return probeSet{
@@ -45,6 +50,10 @@ func limitProbes() probeSet {
 		"go/prlimit-data-read":   sys(unix.SYS_PRLIMIT64, 0, unix.RLIMIT_DATA, 0, uintptr(unsafe.Pointer(&readBack))),
 		"go/getrlimit-data":      sys(unix.SYS_GETRLIMIT, unix.RLIMIT_DATA, uintptr(unsafe.Pointer(&readBack))),
 		"go/prlimit-nofile-set":  sys(unix.SYS_PRLIMIT64, 0, unix.RLIMIT_NOFILE, uintptr(unsafe.Pointer(&nofileLimit)), 0),
+		"go/prlimit-stack-set":   sys(unix.SYS_PRLIMIT64, 0, unix.RLIMIT_STACK, uintptr(unsafe.Pointer(&stackLimit)), 0),
+		"go/mmap-growsdown":      mmapProbe(unix.MAP_GROWSDOWN),
+		"go/mmap-growsdown-high": mmapProbe(1<<32 | unix.MAP_GROWSDOWN),
+		"go/mmap-stack-flag":     mmapProbe(unix.MAP_STACK),
 		"go/open_tree_attr": func() string {
 			r, _, e := unix.RawSyscall6(467, uintptr(atFDCWD), uintptr(unsafe.Pointer(root)), 0, 0, 0, 0)
 			if e == 0 {
@@ -57,6 +66,18 @@ func limitProbes() probeSet {
 		"go/nr-470":    sys(470),
 		"go/nr-1000":   sys(1000),
 		"go/nr-400":    sys(400), // unused on x86_64 (337 to 423)
+	}
+}
+
+// mmapProbe maps one private writable page with extra flags, and unmaps it.
+func mmapProbe(flags uintptr) func() string {
+	return func() string {
+		r, _, e := unix.RawSyscall6(unix.SYS_MMAP, 0, 4096, unix.PROT_READ|unix.PROT_WRITE,
+			unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|flags, ^uintptr(0), 0)
+		if e == 0 {
+			unix.RawSyscall(unix.SYS_MUNMAP, r, 4096, 0)
+		}
+		return errnoName(e)
 	}
 }
 

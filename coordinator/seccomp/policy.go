@@ -99,6 +99,7 @@ func policy(o Options) []Rule {
 	rs = append(rs, setidRules()...)
 	rs = append(rs, clockRules()...)
 	rs = append(rs, rlimitRules()...)
+	rs = append(rs, stackRules()...)
 	return rs
 }
 

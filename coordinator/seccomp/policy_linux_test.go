@@ -40,6 +40,7 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"clock_gettime": {228, 265}, "gettimeofday": {96, 78}, "getxattr": {191, 229},
 	"open_tree_attr": {467, 467}, "statmount": {457, 457}, "listmount": {458, 458},
 	"setrlimit": {160, 75}, "prlimit64": {302, 340}, "getrlimit": {97, 76},
+	"mmap": {9, 90}, "mmap2": {-1, 192},
 }
 
 var testArches = []struct {
@@ -220,6 +221,12 @@ func TestFilterDecisions(t *testing.T) {
 		{"prlimit64 set data high bits", "prlimit64", []uint64{0, 0xffffffff_00000000 | rlimitData, 0x1000, 0}, "EPERM"},
 		{"prlimit64 read data", "prlimit64", []uint64{0, rlimitData, 0, 0x2000}, allow},
 		{"prlimit64 set nproc", "prlimit64", []uint64{0, 6, 0x1000, 0}, allow},
+		{"prlimit64 set stack", "prlimit64", []uint64{0, 3, 0x1000, 0}, allow},
+		{"mmap private", "mmap", []uint64{0, 4096, 3, 0x22}, allow},
+		{"mmap stack flag", "mmap", []uint64{0, 4096, 3, 0x20022}, allow},
+		{"mmap growsdown", "mmap", []uint64{0, 4096, 3, 0x122}, "EPERM"},
+		{"mmap growsdown alone", "mmap", []uint64{0, 0, 0, mapGrowsdown}, "EPERM"},
+		{"mmap growsdown high bits", "mmap", []uint64{0, 4096, 3, 0xffffffff_00000122}, "EPERM"},
 	}
 	prog := buildForTest(t).insns()
 	for _, a := range testArches {
@@ -249,6 +256,8 @@ func TestX86Only(t *testing.T) {
 		{"socketcall", []uint64{socketcallPair}, "EAFNOSUPPORT"},
 		{"socketcall", []uint64{3}, allow}, // SYS_CONNECT
 		{"socketcall", []uint64{9}, allow}, // SYS_SEND
+		{"mmap2", []uint64{0, 4096, 3, 0x122}, "EPERM"},
+		{"mmap2", []uint64{0, 4096, 3, 0x22}, allow},
 	} {
 		if got := eval(t, prog, ArchX86, c.syscall, c.args...); got != c.want {
 			t.Errorf("x86 %s(%#x): %s, want %s", c.syscall, c.args, got, c.want)

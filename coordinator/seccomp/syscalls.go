@@ -80,7 +80,7 @@ var allowed = []string{
 	"link", "linkat", "listen", "listxattr", "listxattrat", "llistxattr", "lock", "lremovexattr", "lseek",
 	"lsm_get_self_attr", "lsm_list_modules", "lsm_set_self_attr", "lstat", "lstat64", "madvise",
 	"map_shadow_stack", "mbind", "membarrier", "memfd_create", "memfd_secret", "migrate_pages", "mincore",
-	"mlock", "mlock2", "mlockall", "mmap", "mmap2", "modify_ldt", "move_pages", "mprotect", "mpx",
+	"mlock", "mlock2", "mlockall", "modify_ldt", "move_pages", "mprotect", "mpx",
 	"mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive", "mq_timedreceive_time64", "mq_timedsend",
 	"mq_timedsend_time64", "mq_unlink", "mremap", "mseal", "msgctl", "msgget", "msgrcv", "msgsnd", "msync",
 	"munlock", "munlockall", "munmap", "nanosleep", "newfstatat", "nfsservctl", "nice", "oldfstat", "oldlstat",

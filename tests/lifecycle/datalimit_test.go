@@ -42,3 +42,53 @@ func TestMemberCannotRaiseItsDataLimit(t *testing.T) {
 		}
 	})
 }
+
+// stackPast maps 512 MiB with MAP_GROWSDOWN and writes it, then tries to
+// raise RLIMIT_STACK, and prints what it saw, one line each.
+const stackPast = `
+import mmap, resource
+try:
+    m = mmap.mmap(-1, 512 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x100)
+    for i in range(0, 512 << 20, 1 << 20):
+        m[i:i + (1 << 20)] = b"x" * (1 << 20)
+    print("growsdown TOUCHED")
+except OSError as e:
+    print("growsdown refused", e.errno)
+soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+print("stack", soft, hard)
+try:
+    resource.setrlimit(resource.RLIMIT_STACK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    print("stack RAISED")
+except (ValueError, OSError) as e:
+    print("stack refused", e)
+`
+
+// TestMemberCannotHoldStackPastItsDataLimit: the data limit does not count
+// stacks (VM_STACK), so a MAP_GROWSDOWN mapping and a raised RLIMIT_STACK
+// each held 512 MiB under --memory 128MiB (attack repro-1, second round,
+// 2026-12-01). The filter refuses the flag (EPERM), and pid 1 sets the
+// stack limit with soft = hard, finite.
+func TestMemberCannotHoldStackPastItsDataLimit(t *testing.T) {
+	eachUser(t, func(t *testing.T, r *runner) {
+		out, stderr, code := r.run(t, "run", "--memory", tightMemory, "--", "python3", "-c", stackPast)
+		t.Logf("%s: exit %d\n%s", r.name, code, out)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if !strings.Contains(out, "growsdown refused 1\n") {
+			t.Errorf("mmap(MAP_GROWSDOWN) was not refused with EPERM:\n%s", out)
+		}
+		var soft, hard string
+		for _, l := range strings.Split(out, "\n") {
+			if f := strings.Fields(l); len(f) == 3 && f[0] == "stack" {
+				soft, hard = f[1], f[2]
+			}
+		}
+		if soft == "" || soft != hard || soft == "-1" {
+			t.Errorf("RLIMIT_STACK is %s/%s, want finite with soft = hard", soft, hard)
+		}
+		if strings.Contains(out, "RAISED") || !strings.Contains(out, "stack refused") {
+			t.Errorf("the member raised its RLIMIT_STACK:\n%s", out)
+		}
+	})
+}
