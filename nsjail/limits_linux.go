@@ -92,9 +92,10 @@ func sigpendingShare(memory int64) (uint64, error) {
 // stackLimit is the member's RLIMIT_STACK, set with soft = hard: the main
 // stack is a VM_STACK mapping, which the data limit does not count, so a
 // member that raised a soft stack limit (the hard one is often unlimited)
-// could grow its stack past --memory. It is pid 1's soft limit, capped at
-// the memory limit: an unlimited stack would also give the member the
-// legacy address-space layout. pid 1 loses its own room to raise it, which
+// could grow its stack past --memory. It is pid 1's soft limit, or the
+// kernel's default where that is unlimited, capped at a quarter of the
+// memory limit (memberStack): an unlimited stack would also give the
+// member the legacy address-space layout. pid 1 loses its own room to raise it, which
 // costs it nothing: the Go runtime runs goroutines and its other threads
 // on stacks it allocates itself, and the main thread's stack was sized at
 // exec.
@@ -103,7 +104,27 @@ func stackLimit(memory int64) (uint64, error) {
 	if err := sys.Getrlimit(unix.RLIMIT_STACK, &cur); err != nil {
 		return 0, err
 	}
-	return min(cur.Cur, uint64(memory)), nil
+	return memberStack(cur.Cur, memory), nil
+}
+
+// defaultStack is the kernel's own default RLIMIT_STACK (8 MiB).
+const defaultStack = 8 << 20
+
+// memberStack is the member's stack limit from pid 1's soft limit: an
+// unlimited one becomes the kernel's default, and any is capped at a
+// quarter of the memory limit. glibc sizes each new thread's stack from
+// the soft limit (2 MiB only when it is unlimited) and those stacks count
+// against the data limit, which is --memory: a stack limit of --memory
+// itself made every glibc program that starts a thread fail (python's
+// "can't start new thread", a reviewer's finding).
+func memberStack(soft uint64, memory int64) uint64 {
+	if soft == unix.RLIM_INFINITY {
+		soft = defaultStack
+	}
+	if memory > 0 {
+		soft = min(soft, uint64(memory)/4)
+	}
+	return soft
 }
 
 // setMemberData sets RLIMIT_DATA at limit for the member to inherit, on

@@ -5,6 +5,8 @@ package lifecycle
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // raiseData tries to lift the member's RLIMIT_DATA both ways a program can
@@ -89,6 +91,29 @@ func TestMemberCannotHoldStackPastItsDataLimit(t *testing.T) {
 		}
 		if strings.Contains(out, "RAISED") || !strings.Contains(out, "stack refused") {
 			t.Errorf("the member raised its RLIMIT_STACK:\n%s", out)
+		}
+	})
+}
+
+// TestThreadsWithAnUnlimitedStack: a caller whose soft RLIMIT_STACK is
+// unlimited (common on CI runners) once gave the member a stack limit of
+// --memory; glibc sizes each thread's stack from that limit and the stack
+// counts against the data limit (also --memory), so no thread could start
+// (a reviewer's finding). The member now gets the kernel's 8 MiB default.
+func TestThreadsWithAnUnlimitedStack(t *testing.T) {
+	var old unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_STACK, &old); err != nil || old.Max != unix.RLIM_INFINITY {
+		t.Skipf("the hard stack limit is not unlimited here (%v)", err)
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_STACK, &unix.Rlimit{Cur: unix.RLIM_INFINITY, Max: old.Max}); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Setrlimit(unix.RLIMIT_STACK, &old)
+	eachUser(t, func(t *testing.T, r *runner) {
+		out, stderr, code := r.run(t, "run", "--memory", tightMemory, "--", "python3", "-c",
+			"import threading, resource; t = threading.Thread(target=lambda: print('thread ran')); t.start(); t.join(); print('stack', *resource.getrlimit(resource.RLIMIT_STACK))")
+		if code != 0 || !strings.Contains(out, "thread ran") || !strings.Contains(out, "stack 8388608 8388608") {
+			t.Fatalf("exit %d, want a thread started and an 8 MiB stack limit:\n%s%s", code, out, stderr)
 		}
 	})
 }
