@@ -26,6 +26,37 @@ func (r *rootfs) maskProc() error {
 			return err
 		}
 	}
+	for _, name := range policy.ProcReadOnlyDirs() {
+		if err := r.readOnlyProcDir(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readOnlyProcDir binds /proc/NAME read-only over itself (recursively:
+// binfmt_misc and the like below it too).
+func (r *rootfs) readOnlyProcDir(name string) error {
+	fd, err := openNoFollow(r.root, "proc/"+name, true, true)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("make /proc/%s read-only: %w", name, err)
+	}
+	defer sys.Close(fd)
+	tree, err := cloneTree(fd, "/proc/"+name)
+	if err != nil {
+		return fmt.Errorf("make /proc/%s read-only: %w", name, err)
+	}
+	defer sys.Close(tree)
+	if err := setAttr(tree, "", true, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC, "/proc/"+name); err != nil {
+		return fmt.Errorf("make /proc/%s read-only: %w", name, err)
+	}
+	if err := moveInto(tree, fd, "/proc/"+name); err != nil {
+		return fmt.Errorf("make /proc/%s read-only: %w", name, err)
+	}
+	r.records = append(r.records, policy.MountRecord{Target: "/proc/" + name, Source: "/proc/" + name, Kind: "proc", Flags: "RDONLY|NOSUID|NODEV|NOEXEC"})
 	return nil
 }
 
@@ -66,6 +97,32 @@ func (r *rootfs) verifyProcMasks() error {
 		if err := r.verifyProcMask(name, true); err != nil {
 			return err
 		}
+	}
+	for _, name := range policy.ProcReadOnlyDirs() {
+		if err := r.verifyProcReadOnly(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verifyProcReadOnly: /proc/NAME, where the kernel has it, is on a
+// read-only mount in the new root.
+func (r *rootfs) verifyProcReadOnly(name string) error {
+	fd, err := openNoFollow(r.root, "proc/"+name, false, true)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("/proc/%s: %w", name, err)
+	}
+	defer sys.Close(fd)
+	var fs unix.Statfs_t
+	if err := sys.Fstatfs(fd, "/proc/"+name, &fs); err != nil {
+		return err
+	}
+	if fs.Flags&unix.ST_RDONLY == 0 {
+		return fmt.Errorf("/proc/%s is writable in the new root: refusing to start", name)
 	}
 	return nil
 }

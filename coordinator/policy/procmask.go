@@ -26,3 +26,17 @@ func ProcMaskFiles() []string { return append([]string{}, procMaskFiles...) }
 
 // ProcMaskDirs returns the names of the directories under /proc every sandbox hides.
 func ProcMaskDirs() []string { return append([]string{}, procMaskDirs...) }
+
+// procReadOnlyDirs are directories directly under /proc that every native
+// sandbox binds read-only over themselves, as Docker's default read-only
+// paths do: interrupt affinity (irq), bus devices (bus) and file-system
+// settings (fs). /proc/sys is not among them: pid 1 writes the sandbox's
+// per-user counter caps there after pivot_root (nsjail/ucount_linux.go),
+// so for it Landlock's read-only rule on /proc is the one layer (a root
+// caller's member is uid 0 mapped to host root, and a sysctl's permission
+// is its file mode against the euid; docs/security.md says so).
+var procReadOnlyDirs = []string{"irq", "bus", "fs"}
+
+// ProcReadOnlyDirs returns the names of the directories under /proc every
+// native sandbox makes read-only.
+func ProcReadOnlyDirs() []string { return append([]string{}, procReadOnlyDirs...) }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -12,7 +14,7 @@ import (
 // root to the 0400 ones (kpageflags, slabinfo, vmallocinfo, pagetypeinfo).
 func hostProcProbe() Probe {
 	return Probe{ID: "fs.proc-host-info", Category: Filesystem, Source: "attack 2026-12-01 (repro-4); runc/Docker masked paths",
-		Expect: "the host-wide kernel files of /proc (kpageflags, kpagecount, kpagecgroup, slabinfo, vmallocinfo, pagetypeinfo, timer_list, keys, kallsyms, interrupts and more) read empty or fail, and /proc/acpi, /proc/scsi, /proc/asound list nothing",
+		Expect: "the host-wide kernel files of /proc (kpageflags, kpagecount, kpagecgroup, slabinfo, vmallocinfo, pagetypeinfo, timer_list, keys, kallsyms, interrupts and more) read empty or fail, /proc/acpi, /proc/scsi, /proc/asound list nothing, and /proc/irq, /proc/bus, /proc/fs are on read-only mounts",
 		Run:    hostProcInfo}
 }
 
@@ -26,6 +28,12 @@ func hostProcInfo(*Env) Outcome {
 	for _, n := range policy.ProcMaskDirs() {
 		if des, err := os.ReadDir("/proc/" + n); err == nil && len(des) > 0 {
 			got = append(got, "/proc/"+n)
+		}
+	}
+	for _, n := range policy.ProcReadOnlyDirs() {
+		var fs unix.Statfs_t
+		if err := unix.Statfs("/proc/"+n, &fs); err == nil && fs.Flags&unix.ST_RDONLY == 0 {
+			got = append(got, "/proc/"+n+" (writable mount)")
 		}
 	}
 	if len(got) > 0 {
