@@ -13,21 +13,29 @@ import (
 // maskProc hides the host-wide kernel files of the sandbox's fresh /proc
 // (policy.ProcMaskFiles, policy.ProcMaskDirs): /dev/null bound read-only
 // over each file, an empty read-only tmpfs with mode 0000 over each
-// directory. A name the kernel lacks is skipped. One mount per name the
-// kernel has; verifyProcMasks checks every one before pivot_root.
+// directory, and policy.ProcReadOnlyDirs bound read-only over themselves.
+// A name the kernel lacks is skipped. One mount per name the kernel has;
+// verifyProcMasks checks every one before pivot_root.
 func (r *rootfs) maskProc() error {
+	return eachProcEntry(r.maskProcEntry, r.readOnlyProcDir)
+}
+
+// eachProcEntry calls entry for each hidden file (dir false) and directory
+// (dir true) of policy's lists, then dir for each read-only directory; the
+// first error ends it.
+func eachProcEntry(entry func(name string, dir bool) error, dir func(name string) error) error {
 	for _, name := range policy.ProcMaskFiles() {
-		if err := r.maskProcEntry(name, false); err != nil {
+		if err := entry(name, false); err != nil {
 			return err
 		}
 	}
 	for _, name := range policy.ProcMaskDirs() {
-		if err := r.maskProcEntry(name, true); err != nil {
+		if err := entry(name, true); err != nil {
 			return err
 		}
 	}
 	for _, name := range policy.ProcReadOnlyDirs() {
-		if err := r.readOnlyProcDir(name); err != nil {
+		if err := dir(name); err != nil {
 			return err
 		}
 	}
@@ -88,22 +96,7 @@ func (r *rootfs) maskProcEntry(name string, dir bool) error {
 // read-only mount: /dev/null's character device for a file, a tmpfs for a
 // directory. A name that is absent is hidden already.
 func (r *rootfs) verifyProcMasks() error {
-	for _, name := range policy.ProcMaskFiles() {
-		if err := r.verifyProcMask(name, false); err != nil {
-			return err
-		}
-	}
-	for _, name := range policy.ProcMaskDirs() {
-		if err := r.verifyProcMask(name, true); err != nil {
-			return err
-		}
-	}
-	for _, name := range policy.ProcReadOnlyDirs() {
-		if err := r.verifyProcReadOnly(name); err != nil {
-			return err
-		}
-	}
-	return nil
+	return eachProcEntry(r.verifyProcMask, r.verifyProcReadOnly)
 }
 
 // verifyProcReadOnly: /proc/NAME, where the kernel has it, is on a

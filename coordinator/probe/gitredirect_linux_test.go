@@ -2,30 +2,9 @@
 
 package probe
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
-// TestGitRedirects runs the git-redirection scenarios with the binary in
-// ACBOX_BIN as the launcher (so that an older binary can be shown to fail
-// them), on the native backend, as the caller.
+// TestGitRedirects runs the git-redirection scenarios.
 func TestGitRedirects(t *testing.T) {
-	bin := os.Getenv("ACBOX_BIN")
-	if bin == "" {
-		t.Skip("ACBOX_BIN is not set; run `make integration`")
-	}
-	fx, err := NewFixture()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fx.Close()
-	r := &Runner{Exe: bin, Fixture: fx, Stderr: os.Stderr}
-	for _, l := range r.gitRedirects() {
-		if l.Result != Pass {
-			t.Errorf("%s", l)
-		} else {
-			t.Logf("%s", l)
-		}
-	}
+	runScenarios(t, func(r *Runner) []Line { return r.gitRedirects() })
 }
