@@ -3,6 +3,7 @@
 package lifecycle
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,17 +26,23 @@ type started struct {
 func startSleepers(t *testing.T, r *runner, n int, mark string) ([]*exec.Cmd, []registry.Entry) {
 	t.Helper()
 	var cmds []*exec.Cmd
+	var errs []*bytes.Buffer
 	for range n {
 		c := r.cmd("run", "--net", "proxy", "--", "sleep", mark)
+		e := new(bytes.Buffer)
+		c.Stderr = e
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
-		cmds = append(cmds, c)
+		cmds, errs = append(cmds, c), append(errs, e)
 	}
 	t.Cleanup(func() {
-		for _, c := range cmds {
+		for i, c := range cmds {
 			c.Process.Kill()
 			c.Wait()
+			if t.Failed() {
+				t.Logf("sleeper %d (%s): %v; stderr:\n%s", i, mark, c.ProcessState, errs[i])
+			}
 		}
 	})
 	return cmds, r.waitPs(t, n)
