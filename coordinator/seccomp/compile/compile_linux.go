@@ -37,23 +37,13 @@ func Compile(rules []seccomp.Rule) ([]byte, error) {
 		return nil, fmt.Errorf("%w: the policy is written for %s hosts and this one is %s; "+
 			"generate the filter on an x86_64 host", seccomp.ErrUnsupported, arches[0], native)
 	}
-	// NewFilter turns on TSYNC and the no_new_privs attribute, which only
-	// matter to libseccomp's own Load; the program is exported and loaded by
-	// seccomp's LoadThread on one thread instead.
-	f, err := libseccomp.NewFilter(libseccomp.ActAllow)
+	if err := checkCovered(rules); err != nil {
+		return nil, fmt.Errorf("seccomp: %w", err)
+	}
+	fs, err := newFilters(arches)
+	defer release(fs)
 	if err != nil {
-		return nil, fmt.Errorf("seccomp: new filter: %w", err)
-	}
-	defer f.Release()
-	for _, a := range arches[1:] {
-		if err := f.AddArch(libseccompArch[a]); err != nil {
-			return nil, fmt.Errorf("seccomp: add arch %s: %w", a, err)
-		}
-	}
-	// The default, KILL_THREAD, would leave the rest of a threaded process
-	// running after one thread made an x32 call.
-	if err := f.SetBadArchAction(libseccomp.ActKillProcess); err != nil {
-		return nil, fmt.Errorf("seccomp: bad-arch action: %w", err)
+		return nil, err
 	}
 	var pro []numbered
 	for _, r := range rules {
@@ -63,11 +53,15 @@ func Compile(rules []seccomp.Rule) ([]byte, error) {
 			continue
 		}
 		if err == nil {
-			err = addRule(f, r)
+			err = addRule(fs, r)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("seccomp: rule %s: %w", r, err)
 		}
+	}
+	f, err := merge(fs)
+	if err != nil {
+		return nil, err
 	}
 	bpf, err := export(f)
 	if err != nil {
@@ -80,7 +74,8 @@ func Compile(rules []seccomp.Rule) ([]byte, error) {
 	return append(head, bpf...), nil
 }
 
-func addRule(f *libseccomp.ScmpFilter, r seccomp.Rule) error {
+// addRule compiles r into the filter of each architecture it lists.
+func addRule(fs []archFilter, r seccomp.Rule) error {
 	if err := checkArches(r); err != nil {
 		return err
 	}
@@ -89,37 +84,23 @@ func addRule(f *libseccomp.ScmpFilter, r seccomp.Rule) error {
 		return err
 	}
 	act := libseccomp.ActErrno.SetReturnCode(int16(r.Errno))
-	if len(r.Conds) == 0 {
-		return f.AddRule(nr, act)
-	}
 	conds := make([]libseccomp.ScmpCondition, len(r.Conds))
 	for i, c := range r.Conds {
 		if conds[i], err = condition(c); err != nil {
 			return err
 		}
 	}
-	return f.AddRuleConditional(nr, act, conds)
-}
-
-// pseudoSyscallBase is libseccomp's __PNR base: names that do not exist on
-// an architecture resolve below it.
-const pseudoSyscallBase = -10000
-
-// checkArches holds the data to libseccomp's syscall table: a rule lists
-// exactly the architectures where its syscall exists. libseccomp skips the
-// others silently (it compiles a never-matching pseudo number), so a wrong
-// Arch would make the documentation promise a rule the filter lacks.
-func checkArches(r seccomp.Rule) error {
-	for _, a := range seccomp.Arches() {
-		nr, err := libseccomp.GetSyscallFromNameByArch(r.Syscall, libseccompArch[a])
-		// Numbers from -10000 down are libseccomp's "not on this arch";
-		// socket and the like on x86 resolve to small negative numbers
-		// (multiplexed through socketcall) and compile to their direct
-		// syscalls.
-		exists := err == nil && nr > pseudoSyscallBase
-		if exists != slices.Contains(r.Arch, a) {
-			return fmt.Errorf("syscall %s exists on %s: %v, but the rule's arches are %v (bug)",
-				r.Syscall, a, exists, r.Arch)
+	for _, af := range fs {
+		if !slices.Contains(r.Arch, af.arch) {
+			continue
+		}
+		if len(conds) == 0 {
+			err = af.f.AddRule(nr, act)
+		} else {
+			err = af.f.AddRuleConditional(nr, act, conds)
+		}
+		if err != nil {
+			return fmt.Errorf("on %s: %w", af.arch, err)
 		}
 	}
 	return nil
