@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "6e6fba15e8766b68e5e824a8302b71b6ef27e95104807e9cc0addecf350a8613"
+const builtPolicyDigest = "764a7658c905d0e9ea69365fc45858829b76dea93c745a6bbc8cf1bbd0488880"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

@@ -215,6 +215,9 @@ func goProbes() probeSet {
 		for _, c := range setidCases32 {
 			ps["probe"+bits+"/"+c.name] = execProbe(path, c.name)
 		}
+		for _, c := range stackCases32 {
+			ps["probe"+bits+"/"+c.probe] = execProbe(path, c.probe)
+		}
 	}
 	return ps
 }

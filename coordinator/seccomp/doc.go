@@ -82,7 +82,8 @@
 //     must be able to restore for itself; reading it stays open.
 //   - Stacks the data limit does not count: mmap (x86: mmap2) with
 //     MAP_GROWSDOWN, the flag compared on its bit alone (EPERM). x86's old
-//     mmap passes its flags in memory and stays open.
+//     mmap (90) passes its flags in memory and is refused whatever they are
+//     (ENOSYS, what a kernel without it says; 32-bit libcs and Go use mmap2).
 //   - Syscalls the policy has not classified ([Unclassified]): every number
 //     above the highest classified one, and x86_64's unused 337-423, answer
 //     ENOSYS, so a syscall a newer kernel adds is refused until reviewed.
@@ -112,6 +113,12 @@
 //     see the new value).
 //   - 32-bit glibc (Debian's is built for kernel 3.2) and Go's 386 port create
 //     sockets only through socketcall, so 32-bit programs get no sockets.
+//   - x86's multiplexers take their arguments in memory: socketcall's
+//     SYS_SOCKET and SYS_SOCKETPAIR are refused whole (above), and a rule
+//     on any other socket or System V IPC call would have to refuse its
+//     socketcall or ipc subcall whole too (a test fails otherwise). The
+//     other x86 calls with arguments in memory (old select, sigreturn,
+//     vm86, the old stat and uname forms) touch nothing a rule guards.
 //   - Arguments are compared on the full 64-bit register where the kernel
 //     reads 32 bits (socket family and protocol, personality): junk in the
 //     high half is refused where the kernel would have accepted the call.

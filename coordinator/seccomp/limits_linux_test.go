@@ -33,6 +33,32 @@ var limitCases = []kernelCase{
 	{"go/nr-400", "ENOSYS", false},
 }
 
+// stackCases32 are the mmap calls of testdata/probe.c, made by both probe
+// builds (bare names here; probeCases adds "probe32/" and "probe64/").
+// Through int 0x80 they reach the i386 table from either: old mmap
+// (number 90), whose flags are in memory, is refused whatever they are;
+// mmap2 meets the MAP_GROWSDOWN rule. The libc's own mmap is mmap2 in
+// 32-bit glibc and mmap in 64-bit glibc. Unfiltered, every call succeeds.
+var stackCases32 = []kernelCase{
+	{"int80-old-mmap-growsdown", "ENOSYS", true}, // a stack the data limit does not count
+	{"int80-old-mmap", "ENOSYS", true},
+	{"int80-mmap2-growsdown", "EPERM", true},
+	{"int80-mmap2", "OK", false},
+	{"mmap-growsdown", "EPERM", true},
+	{"mmap", "OK", false},
+}
+
+// probeCases is cs for both probe builds.
+func probeCases(cs []kernelCase) []kernelCase {
+	var out []kernelCase
+	for _, bits := range []string{"32", "64"} {
+		for _, c := range cs {
+			out = append(out, kernelCase{"probe" + bits + "/" + c.probe, c.want, c.differs})
+		}
+	}
+	return out
+}
+
 var (
 	dataLimit, nofileLimit, stackLimit, readBack unix.Rlimit
 )

@@ -31,7 +31,7 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"delete_module": {176, 129}, "swapon": {167, 87}, "swapoff": {168, 115}, "reboot": {169, 88}, "acct": {163, 51},
 	"quotactl": {179, 131}, "quotactl_fd": {443, 443}, "syslog": {103, 103}, "lookup_dcookie": {212, 253},
 	"iopl": {172, 110}, "ioperm": {173, 101}, "personality": {135, 136}, "ioctl": {16, 54},
-	"socket": {41, 359}, "socketpair": {53, 360}, "socketcall": {-1, 102},
+	"socket": {41, 359}, "socketpair": {53, 360}, "socketcall": {-1, 102}, "ipc": {-1, 117},
 	"chmod": {90, 15}, "fchmod": {91, 94}, "fchmodat": {268, 306}, "fchmodat2": {452, 452}, "creat": {85, 8},
 	"mkdir": {83, 39}, "mkdirat": {258, 296}, "mknod": {133, 14}, "mknodat": {259, 297}, "open": {2, 5},
 	"openat2": {437, 437}, "setxattr": {188, 226}, "lsetxattr": {189, 227}, "fsetxattr": {190, 228},
@@ -234,6 +234,9 @@ func TestFilterDecisions(t *testing.T) {
 			t.Run(a.name+"/"+c.name, func(t *testing.T) {
 				if a.name == ArchX86 && slices.ContainsFunc(c.args, above32) {
 					t.Skip("x86 registers are 32 bits: the kernel never hands the filter high bits")
+				}
+				if a.name == ArchX86 && c.syscall == "mmap" {
+					t.Skip("x86's mmap is the old mmap, refused whatever its arguments (TestX86OldMmapIsRefused)")
 				}
 				got := eval(t, prog, a.name, c.syscall, c.args...)
 				if got != c.want {

@@ -39,9 +39,10 @@ func Build() *mobyseccomp.Seccomp {
 	// refuses the narrowed set (EEXIST), so 32-bit programs do not run
 	// under the docker backend.
 	p.ArchMap = []mobyseccomp.Architecture{{Arch: specs.ArchX86_64}}
+	rules := x86_64Rules(seccomp.Policy())
 	byName := map[string][]seccomp.Rule{}
 	var names []string
-	for _, r := range seccomp.Policy() {
+	for _, r := range rules {
 		if nativeOnly[r.Syscall] {
 			continue
 		}
@@ -68,6 +69,24 @@ func Build() *mobyseccomp.Seccomp {
 // RLIMIT_DATA itself (a soft limit the member may raise: the cgroup is the
 // cap).
 var nativeOnly = map[string]bool{"setrlimit": true, "prlimit64": true}
+
+// x86_64Rules leaves out the rules for x86 alone of a syscall that x86_64
+// has rules for too: the profile names syscalls, not numbers, and on
+// x86_64 alone such a rule would refuse another call (x86's old mmap,
+// refused outright, would refuse x86_64's mmap). Rules for syscalls only
+// x86 has (socketcall, mmap2, umount) stay, matching nothing on x86_64,
+// as the x86 names in docker's own lists do.
+func x86_64Rules(rules []seccomp.Rule) []seccomp.Rule {
+	onAMD64 := map[string]bool{}
+	for _, r := range rules {
+		if slices.Contains(r.Arch, seccomp.ArchAMD64) {
+			onAMD64[r.Syscall] = true
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(rules), func(r seccomp.Rule) bool {
+		return onAMD64[r.Syscall] && !slices.Contains(r.Arch, seccomp.ArchAMD64)
+	})
+}
 
 // without returns s minus the syscalls the native policy has rules for.
 func without(s *mobyseccomp.Syscall, native map[string][]seccomp.Rule) []*mobyseccomp.Syscall {

@@ -81,8 +81,10 @@ func TestCompileIsDeterministic(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatalf("two compiles differ: %d and %d bytes", len(a), len(b))
 	}
-	if c := compileForTest(t, rules[:len(rules)-1]); bytes.Equal(a, c) {
-		t.Errorf("dropping rule %s does not change the filter", rules[len(rules)-1])
+	// The first rule (unshare) is its syscall's only one: dropping it
+	// leaves no syscall with an architecture uncovered.
+	if c := compileForTest(t, rules[1:]); bytes.Equal(a, c) {
+		t.Errorf("dropping rule %s does not change the filter", rules[0])
 	}
 }
 

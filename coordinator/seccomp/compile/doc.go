@@ -7,6 +7,12 @@
 //
 //	bpf, err := compile.Compile(seccomp.Policy())
 //
+// Each architecture gets a libseccomp filter of its own, merged before
+// export, so a rule is compiled only for the architectures it lists (x86's
+// old mmap is refused outright, x86_64's mmap on a flag); a rule may list
+// only architectures that have its syscall, and every architecture that
+// has a refused syscall must have a rule for it.
+//
 // # Platform notes
 //
 // Compile needs Linux, cgo and libseccomp 2.5 or later (libseccomp-dev) on

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -32,6 +33,9 @@
 #define I386_OPENAT2 437
 #define I386_FCHMODAT2 452
 #define I386_SETXATTRAT 463
+#define I386_OLD_MMAP 90 // old_mmap: its six arguments are a struct in memory
+#define I386_MUNMAP 91
+#define I386_MMAP2 192
 #define MS_NOUSER_FLAG (1u << 31)
 #define BAD_ADDRESS 8 // never mapped: the kernel says EFAULT
 #define AF_PACKET_FAMILY 17
@@ -48,6 +52,26 @@ static long int80(long nr, long a, long b, long c, long d, long e) {
 	__asm__ volatile("int $0x80"
 			 : "=a"(ret)
 			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+			 : "memory");
+#endif
+	return ret;
+}
+
+// int80_mmap2 is mmap2(addr, len, prot, flags, -1, 0) through int $0x80:
+// the page offset, its sixth argument, goes in ebp, which the compiler
+// does not hand out, so the caller's is kept in r12 (x86_64) or on the
+// stack (i386) meanwhile.
+static long int80_mmap2(long len, long prot, long flags) {
+	long ret;
+#ifdef __x86_64__
+	__asm__ volatile("mov %%rbp, %%r12\n\txor %%ebp, %%ebp\n\tint $0x80\n\tmov %%r12, %%rbp"
+			 : "=a"(ret)
+			 : "a"(I386_MMAP2), "b"(0), "c"(len), "d"(prot), "S"(flags), "D"(-1)
+			 : "memory", "r8", "r9", "r10", "r11", "r12");
+#else
+	__asm__ volatile("push %%ebp\n\txor %%ebp, %%ebp\n\tint $0x80\n\tpop %%ebp"
+			 : "=a"(ret)
+			 : "a"(I386_MMAP2), "b"(0), "c"(len), "d"(prot), "S"(flags), "D"(-1)
 			 : "memory");
 #endif
 	return ret;
@@ -116,12 +140,51 @@ static int setid(const char *p) {
 	return 1;
 }
 
+// unmapped reports an int80 mmap result and unmaps the page it got.
+static void unmapped(const char *name, long ret) {
+	raw(name, ret);
+	if (ret >= 0 || ret <= -4096) {
+		int80(I386_MUNMAP, ret, 4096, 0, 0, 0);
+	}
+}
+
+// stack runs the mmap calls of the stack rules; 1 if p was one. The
+// MAP_GROWSDOWN ones map a stack, which RLIMIT_DATA does not count.
+static int stack(const char *p) {
+	// struct mmap_arg_struct of old_mmap, in static memory below 4 GiB:
+	// addr, len, prot, flags, fd, offset, each 32 bits.
+	static unsigned int old[6] = {0, 4096, PROT_READ | PROT_WRITE, 0, -1, 0};
+	const int anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	if (strcmp(p, "int80-old-mmap-growsdown") == 0) {
+		old[3] = anon | MAP_GROWSDOWN;
+		unmapped(p, int80(I386_OLD_MMAP, (long)old, 0, 0, 0, 0));
+	} else if (strcmp(p, "int80-old-mmap") == 0) {
+		old[3] = anon;
+		unmapped(p, int80(I386_OLD_MMAP, (long)old, 0, 0, 0, 0));
+	} else if (strcmp(p, "int80-mmap2-growsdown") == 0) {
+		unmapped(p, int80_mmap2(4096, PROT_READ | PROT_WRITE, anon | MAP_GROWSDOWN));
+	} else if (strcmp(p, "int80-mmap2") == 0) {
+		unmapped(p, int80_mmap2(4096, PROT_READ | PROT_WRITE, anon));
+	} else if (strcmp(p, "mmap-growsdown") == 0 || strcmp(p, "mmap") == 0) {
+		// The libc's own mmap: mmap2 in 32-bit glibc, mmap in 64-bit.
+		int flags = anon | (strcmp(p, "mmap") == 0 ? 0 : MAP_GROWSDOWN);
+		void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, flags, -1, 0);
+		report(p, m == MAP_FAILED ? -1 : 0, errno);
+		if (m != MAP_FAILED) {
+			munmap(m, 4096);
+		}
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 int main(int argc, char **argv) {
 	static const char root[] = "/";
 	for (int i = 1; i < argc; i++) {
 		const char *p = argv[i];
 		long r;
-		if (setid(p)) {
+		if (setid(p) || stack(p)) {
 			continue;
 		} else if (strcmp(p, "unshare") == 0) {
 			r = unshare(CLONE_NEWUSER);
