@@ -21,7 +21,9 @@
 // its dev/ino compared with the parent's, cloned with open_tree and given
 // its attributes (read-only, nosuid, nodev) on the detached tree, so no
 // writable window exists; a tmpfs staging root; /proc, with its host-wide
-// kernel files masked (procmask_linux.go), a minimal /dev with a private
+// kernel files masked and /proc/sys, irq, bus and fs read-only
+// (procmask_linux.go; the counter caps are written later through a
+// descriptor opened before, ucount_linux.go), a minimal /dev with a private
 // devpts; tmpfs /tmp and home; grants moved in parents first; the
 // root made read-only; pivot_root and the old root detached; lo up.
 //

@@ -22,8 +22,9 @@ import (
 // a soft limit that the member's seccomp filter keeps it from raising.
 // pidsCgroup says pid 1 is in a pids cgroup (cloned there, or it entered
 // it: cgroup_enter_linux.go); counters are the per-user kernel counter caps
-// (ucount.go), set while pid 1 still holds CAP_SYS_RESOURCE.
-func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters []userCounter) error {
+// (ucount.go), set while pid 1 still holds CAP_SYS_RESOURCE, each by
+// writeCounter (through a descriptor: /proc/sys is read-only by now).
+func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters []userCounter, writeCounter func(string, int64) error) error {
 	nofile := unix.Rlimit{}
 	if err := sys.Getrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
 		return err
@@ -54,7 +55,7 @@ func applyLimits(p *policy.Plan, rep *policy.Report, pidsCgroup bool, counters [
 		}
 		rep.Limits[l.name] = fmt.Sprint(l.value)
 	}
-	if err := capUserCounters(counters, p, rep, writeUserSysctl); err != nil {
+	if err := capUserCounters(counters, p, rep, writeCounter); err != nil {
 		return err
 	}
 	rep.Limits["data"] = fmt.Sprint(p.Limits.Memory)

@@ -1,9 +1,15 @@
 package nsjail
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // TestProcMasked: verifyProcMasks accepts only the read-only mask of the
@@ -34,5 +40,39 @@ func TestProcMasked(t *testing.T) {
 		if got := procMasked(c.st, c.fs, c.dir); got != c.want {
 			t.Errorf("%s: procMasked = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestProcSysVerifiedReadOnly: /proc/sys is among the directories pid 1
+// binds read-only and checks before pivot_root, and the check refuses a
+// /proc/sys on a writable mount (here a directory of the test's temporary
+// file system).
+func TestProcSysVerifiedReadOnly(t *testing.T) {
+	if !slices.Contains(policy.ProcReadOnlyDirs(), "sys") {
+		t.Fatalf("policy.ProcReadOnlyDirs() = %v, want /proc/sys among them", policy.ProcReadOnlyDirs())
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "proc", "sys"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(root)
+	r := &rootfs{root: root}
+	err = r.verifyProcReadOnly("sys")
+	if err == nil || !strings.Contains(err.Error(), "/proc/sys is writable") {
+		t.Fatalf("verifyProcReadOnly(sys) on a writable mount = %v, want a refusal", err)
+	}
+}
+
+// TestUserSysctlNeedsItsDescriptor: without the descriptor opened before
+// /proc/sys was made read-only, a cap is not written by another path.
+func TestUserSysctlNeedsItsDescriptor(t *testing.T) {
+	r := &rootfs{}
+	r.closeUserSysctl()
+	if err := r.writeUserSysctl("max_inotify_instances", 1); err == nil || !strings.Contains(err.Error(), "made read-only") {
+		t.Fatalf("writeUserSysctl without the directory = %v, want an error naming it", err)
 	}
 }

@@ -39,6 +39,10 @@ type rootfs struct {
 	views    map[string]viewIdent // built snapshots by path (synth_linux.go)
 	// shortfalls are masks held only by a mount on the entry (--best-effort).
 	shortfalls []string
+	// userSysctl is the new /proc's sys/user (O_PATH), opened before
+	// /proc/sys is made read-only, for the counter caps (ucount_linux.go).
+	userSysctl    int
+	userSysctlErr error
 }
 
 // build runs every step up to and including pivot_root.
@@ -297,5 +301,6 @@ func (r *rootfs) proc() error {
 		return fmt.Errorf("%w (a /proc with over-mounts, as inside a default Docker container, cannot be mounted again: run the container with --security-opt systempaths=unconfined, or use --backend docker on the host)", err)
 	}
 	r.records = append(r.records, policy.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC,hidepid=invisible"})
+	r.openUserSysctl()
 	return nil
 }

@@ -27,7 +27,9 @@ func (s *sandbox) run() (int, error) {
 	if err := s.awaitRelease(); err != nil {
 		return 0, err
 	}
-	if err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup, s.cfg.UserCounters); err != nil {
+	err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup, s.cfg.UserCounters, s.rfs.writeUserSysctl)
+	s.rfs.closeUserSysctl()
+	if err != nil {
 		return 0, err
 	}
 	// Caught before the ready message (startMember): the parent passes

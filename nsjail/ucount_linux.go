@@ -47,8 +47,8 @@ func planCounterCaps(p *policy.Plan) []userCounter {
 // user namespace (pid 1 holds CAP_SYS_RESOURCE there until it drops its
 // capabilities; the member never holds it, so it cannot raise them), reads
 // it back, and records the values. A cap that cannot be set refuses the
-// launch unless the plan asked for best effort. write is writeUserSysctl
-// (a seam for tests).
+// launch unless the plan asked for best effort. write is
+// rootfs.writeUserSysctl (a seam for tests).
 func capUserCounters(caps []userCounter, p *policy.Plan, rep *policy.Report, write func(string, int64) error) error {
 	var set, failed []string
 	var errs []error
@@ -78,11 +78,36 @@ func capUserCounters(caps []userCounter, p *policy.Plan, rep *policy.Report, wri
 	return nil
 }
 
+// openUserSysctl opens the new /proc's sys/user directory (O_PATH), before
+// /proc/sys is bound read-only over itself: the directory stays on the
+// fresh proc's own, writable mount, so pid 1 can write the caps through it
+// after pivot_root while every path the member has to /proc/sys is
+// read-only. A failure is kept and refuses the caps (capUserCounters).
+func (r *rootfs) openUserSysctl() {
+	r.userSysctl, r.userSysctlErr = openNoFollow(r.root, "proc/sys/user", true, true)
+	if r.userSysctlErr != nil {
+		r.userSysctl = -1
+	}
+}
+
+// closeUserSysctl closes the descriptor once the caps are written: the
+// member starts with no way to the writable mount.
+func (r *rootfs) closeUserSysctl() {
+	if r.userSysctl > 0 {
+		sys.Close(r.userSysctl)
+	}
+	r.userSysctl, r.userSysctlErr = -1, errors.New("the sandbox's /proc/sys/user was closed")
+}
+
 // writeUserSysctl writes v to /proc/sys/user/name and checks it took,
-// through one descriptor (pid 1 sets a dozen of them on every launch).
-func writeUserSysctl(name string, v int64) error {
+// through one descriptor (pid 1 sets a dozen of them on every launch),
+// opened beneath the directory openUserSysctl kept.
+func (r *rootfs) writeUserSysctl(name string, v int64) error {
 	path := userSysctlDir + name
-	fd, err := sys.Open(path, unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if r.userSysctlErr != nil || r.userSysctl <= 0 {
+		return fmt.Errorf("write %s: pid 1 holds no descriptor of /proc/sys/user from before /proc/sys was made read-only: %v", path, r.userSysctlErr)
+	}
+	fd, err := sys.Openat(r.userSysctl, name, unix.O_RDWR|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -29,13 +29,15 @@ func ProcMaskDirs() []string { return append([]string{}, procMaskDirs...) }
 
 // procReadOnlyDirs are directories directly under /proc that every native
 // sandbox binds read-only over themselves, as Docker's default read-only
-// paths do: interrupt affinity (irq), bus devices (bus) and file-system
-// settings (fs). /proc/sys is not among them: pid 1 writes the sandbox's
-// per-user counter caps there after pivot_root (nsjail/ucount_linux.go),
-// so for it Landlock's read-only rule on /proc is the one layer (a root
-// caller's member is uid 0 mapped to host root, and a sysctl's permission
-// is its file mode against the euid; docs/security.md says so).
-var procReadOnlyDirs = []string{"irq", "bus", "fs"}
+// paths do: interrupt affinity (irq), bus devices (bus), file-system
+// settings (fs) and the sysctls (sys). A root caller's member is uid 0
+// mapped to host root, and a sysctl's permission is its file mode against
+// the euid, with no capability check in most handlers (core_pattern,
+// modprobe): the read-only mount refuses the write whatever Landlock does.
+// pid 1 writes the sandbox's per-user counter caps under /proc/sys/user
+// after pivot_root through a descriptor it opened before the bind
+// (nsjail/ucount_linux.go).
+var procReadOnlyDirs = []string{"irq", "bus", "fs", "sys"}
 
 // ProcReadOnlyDirs returns the names of the directories under /proc every
 // native sandbox makes read-only.

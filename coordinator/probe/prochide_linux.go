@@ -14,7 +14,7 @@ import (
 // root to the 0400 ones (kpageflags, slabinfo, vmallocinfo, pagetypeinfo).
 func hostProcProbe() Probe {
 	return Probe{ID: "fs.proc-host-info", Category: Filesystem, Source: "attack 2026-12-01 (repro-4); runc/Docker masked paths",
-		Expect: "the host-wide kernel files of /proc (kpageflags, kpagecount, kpagecgroup, slabinfo, vmallocinfo, pagetypeinfo, timer_list, keys, kallsyms, interrupts and more) read empty or fail, /proc/acpi, /proc/scsi, /proc/asound list nothing, and /proc/irq, /proc/bus, /proc/fs are on read-only mounts",
+		Expect: "the host-wide kernel files of /proc (kpageflags, kpagecount, kpagecgroup, slabinfo, vmallocinfo, pagetypeinfo, timer_list, keys, kallsyms, interrupts and more) read empty or fail, /proc/acpi, /proc/scsi, /proc/asound list nothing, and /proc/irq, /proc/bus, /proc/fs, /proc/sys are on read-only mounts",
 		Run:    hostProcInfo}
 }
 
