@@ -100,17 +100,17 @@ var (
 	dropData [2]unix.CapUserData
 )
 
-// dropAllThreadsCaps clears pid 1's ambient and capability sets on every
-// thread (psx runs the syscall on all threads under cgo), once setup is
-// done and before the member exists (applyLayers).
+// dropAllThreadsCaps empties pid 1's capability sets on every thread (psx
+// runs the syscall on all threads under cgo), once setup is done and
+// before the member exists (applyLayers). One broadcast: emptying the
+// permitted and inheritable sets empties the ambient set too (the kernel
+// keeps ambient a subset of both, cap_capset), so a separate
+// PR_CAP_AMBIENT_CLEAR_ALL round would signal every thread again for
+// nothing; TestDropAllThreadsCaps checks the four sets on every thread.
 // Raw on purpose: coordinator/sys calls on the calling thread only, and
 // psx must be the one to broadcast the call.
 func dropAllThreadsCaps() error {
-	if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0); e != 0 {
-		return os.NewSyscallError("prctl(PR_CAP_AMBIENT_CLEAR_ALL)", e)
-	}
-	_, _, e := psx.Syscall3(unix.SYS_CAPSET, ptr(&dropHdr), ptrData(&dropData[0]), 0)
-	if e != 0 {
+	if _, _, e := psx.Syscall3(unix.SYS_CAPSET, ptr(&dropHdr), ptrData(&dropData[0]), 0); e != 0 {
 		return os.NewSyscallError("capset", e)
 	}
 	return nil

@@ -1,0 +1,116 @@
+package nsjail
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// dropChildEnv makes the test binary the process that drops its
+// capabilities on every thread.
+const dropChildEnv = "ACBOX_DROP_CHILD"
+
+// TestDropAllThreadsCaps: dropAllThreadsCaps leaves no capability in the
+// inheritable, permitted, effective or ambient set of any thread of the
+// process, the threads it started before included, ambient ones it was
+// started with among them (root's pid 1 holds every capability as an
+// ambient one). The process is this test binary, started with ambient
+// capabilities and four more locked threads.
+func TestDropAllThreadsCaps(t *testing.T) {
+	if os.Getenv(dropChildEnv) != "" {
+		dropChild()
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: the child is started with ambient capabilities")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDropAllThreadsCaps$", "-test.count=1")
+	cmd.Env = append(os.Environ(), dropChildEnv+"=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_KILL}}
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	line := make(chan string, 1)
+	go func() { s, _ := bufio.NewReader(out).ReadString('\n'); line <- s }()
+	select {
+	case s := <-line:
+		if s != "dropped\n" {
+			t.Fatalf("child: %q", s)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the child did not report within 20 s")
+	}
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", cmd.Process.Pid))
+	if len(tasks) < 5 {
+		t.Fatalf("the child has %d threads; want at least 5", len(tasks))
+	}
+	for _, p := range tasks {
+		for k, v := range readCapSets(t, p) {
+			if v != "0000000000000000" {
+				t.Errorf("%s: %s is %s after the drop", p, k, v)
+			}
+		}
+	}
+}
+
+// dropChild checks it holds the ambient capabilities it was given, starts
+// four locked threads, drops every thread's capabilities, says so on
+// stdout and waits to be killed.
+func dropChild() {
+	if threadStatus()["CapAmb"] == "0000000000000000" {
+		fmt.Println("error: started without ambient capabilities")
+		os.Exit(1)
+	}
+	block := make(chan struct{})
+	for range 4 {
+		started := make(chan struct{})
+		go func() {
+			runtime.LockOSThread()
+			close(started)
+			<-block
+		}()
+		<-started
+	}
+	if err := dropAllThreadsCaps(); err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println("dropped")
+	time.Sleep(time.Minute) // not a channel: all goroutines blocked would end the process
+}
+
+// readCapSets reads the four sets dropAllThreadsCaps empties from a
+// thread's status file.
+func readCapSets(t *testing.T, path string) map[string]string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		k, v, _ := strings.Cut(l, ":")
+		switch k {
+		case "CapInh", "CapPrm", "CapEff", "CapAmb":
+			out[k] = strings.TrimSpace(v)
+		}
+	}
+	if len(out) != 4 {
+		t.Fatalf("%s: %d of the four capability sets", path, len(out))
+	}
+	return out
+}

@@ -1,0 +1,74 @@
+//go:build integration
+
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestPid1ThreadsHoldNoCapabilities: once the member runs, no thread of
+// the sandbox's pid 1 holds a capability in its inheritable, permitted,
+// effective or ambient set (root's pid 1 held every capability as an
+// ambient one for its setup; the drop is one all-thread broadcast). Read
+// from the host, where pid 1 is the member's parent.
+func TestPid1ThreadsHoldNoCapabilities(t *testing.T) {
+	forEachMode(t, func(t *testing.T, m mode) {
+		mk := newMarker()
+		b := startBox(t, m, "run", "--", "sh", "-c", "echo ready; exec sleep "+mk)
+		b.waitLine(t, "ready")
+		pid1 := 0
+		waitFor(5*time.Second, func() bool {
+			for _, pid := range markedProcesses([]string{mk}) {
+				if cmd, _ := procCmdline(pid); strings.HasPrefix(cmd, "sleep") {
+					pid1, _ = parentOf(pid)
+				}
+			}
+			return pid1 != 0
+		})
+		if cmd, _ := procCmdline(pid1); pid1 == 0 || cmd != "acbox-init" {
+			t.Fatalf("pid 1 (the member's parent) not found on the host: pid %d, command %q", pid1, cmd)
+		}
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid1))
+		if len(tasks) < 2 {
+			t.Fatalf("pid 1 (host pid %d) has %d threads; want the Go runtime's several", pid1, len(tasks))
+		}
+		for _, p := range tasks {
+			st, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range strings.Split(string(st), "\n") {
+				k, v, _ := strings.Cut(l, ":")
+				switch k {
+				case "CapInh", "CapPrm", "CapEff", "CapAmb":
+					if v = strings.TrimSpace(v); v != "0000000000000000" {
+						t.Errorf("%s: %s is %s while the member runs", p, k, v)
+					}
+				}
+			}
+		}
+		b.cmd.Process.Signal(syscall.SIGTERM)
+		b.wait(t, 10*time.Second)
+	})
+}
+
+// parentOf reads the parent pid (field 4) of /proc/PID/stat.
+func parentOf(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 2 {
+		return 0, fmt.Errorf("short /proc/%d/stat: %q", pid, s)
+	}
+	return strconv.Atoi(f[1])
+}
