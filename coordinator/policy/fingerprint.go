@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "764a7658c905d0e9ea69365fc45858829b76dea93c745a6bbc8cf1bbd0488880"
+const builtPolicyDigest = "b4dca26398a13cb6948e638273f8905d005311bb85962b58c35bab804a042a33"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

@@ -81,9 +81,11 @@ func loadPlaces(h Host) ([]string, error) {
 }
 
 // readPlaces returns the absolute paths listed in file ("" lines and junk
-// skipped); a missing file lists nothing.
+// skipped); a missing file lists nothing. Every launch reads it: O_NONBLOCK
+// so that neither a FIFO nor a lease held on it outside makes the launch
+// wait (a lease then fails the open with EWOULDBLOCK).
 func readPlaces(file string) ([]string, error) {
-	f, err := os.Open(file)
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

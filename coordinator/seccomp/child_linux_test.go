@@ -203,6 +203,9 @@ func goProbes() probeSet {
 	for name, call := range limitProbes() {
 		ps[name] = call
 	}
+	for name, call := range leaseProbes() {
+		ps[name] = call
+	}
 	for _, bits := range []string{"32", "64"} {
 		path := os.Getenv("ACBOX_SECCOMP_PROBE" + bits)
 		for _, name := range []string{"unshare", "int80-unshare", "int80-mount", "int80-socket-packet",

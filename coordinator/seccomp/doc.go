@@ -84,6 +84,13 @@
 //     MAP_GROWSDOWN, the flag compared on its bit alone (EPERM). x86's old
 //     mmap (90) passes its flags in memory and is refused whatever they are
 //     (ENOSYS, what a kernel without it says; 32-bit libcs and Go use mmap2).
+//   - File leases and delegations: fcntl (x86: also fcntl64) with
+//     F_SETLEASE or F_SETDELEG, the command compared on its low 32 bits
+//     (EACCES). A lease holder makes every other opener of the file wait
+//     up to fs.lease-break-time (45 s), host processes included, and the
+//     member owns what its caller owns, read grants and the host view
+//     included. Every Linux-specific fcntl command is classified
+//     (lease.go); a test fails on one the kernel headers add.
 //   - Syscalls the policy has not classified ([Unclassified]): every number
 //     above the highest classified one, and x86_64's unused 337-423, answer
 //     ENOSYS, so a syscall a newer kernel adds is refused until reviewed.
@@ -103,7 +110,9 @@
 // without MPTCP returns: Go's net package records MPTCP as unavailable once
 // and uses plain TCP, which Landlock's TCP rules cover. Refused families get
 // EAFNOSUPPORT and refused netlink protocols EPROTONOSUPPORT, the kernel's
-// own answers for a family or protocol it does not have.
+// own answers for a family or protocol it does not have. Leases and
+// delegations get EACCES, the kernel's answer to a caller without
+// CAP_LEASE on a file it does not own, which lease users already meet.
 //
 // # Current limitations
 //

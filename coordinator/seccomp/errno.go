@@ -11,6 +11,7 @@ type Errno uint16
 // supports).
 const (
 	EPERM           Errno = 1
+	EACCES          Errno = 13
 	ENOSYS          Errno = 38
 	EPROTONOSUPPORT Errno = 93
 	EAFNOSUPPORT    Errno = 97
@@ -18,6 +19,7 @@ const (
 
 var errnoNames = map[Errno]string{
 	EPERM:           "EPERM",
+	EACCES:          "EACCES",
 	ENOSYS:          "ENOSYS",
 	EPROTONOSUPPORT: "EPROTONOSUPPORT",
 	EAFNOSUPPORT:    "EAFNOSUPPORT",

@@ -100,6 +100,7 @@ func policy(o Options) []Rule {
 	rs = append(rs, clockRules()...)
 	rs = append(rs, rlimitRules()...)
 	rs = append(rs, stackRules()...)
+	rs = append(rs, leaseRules()...)
 	return rs
 }
 

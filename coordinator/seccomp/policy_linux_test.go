@@ -31,6 +31,7 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"delete_module": {176, 129}, "swapon": {167, 87}, "swapoff": {168, 115}, "reboot": {169, 88}, "acct": {163, 51},
 	"quotactl": {179, 131}, "quotactl_fd": {443, 443}, "syslog": {103, 103}, "lookup_dcookie": {212, 253},
 	"iopl": {172, 110}, "ioperm": {173, 101}, "personality": {135, 136}, "ioctl": {16, 54},
+	"fcntl": {72, 55}, "fcntl64": {-1, 221},
 	"socket": {41, 359}, "socketpair": {53, 360}, "socketcall": {-1, 102}, "ipc": {-1, 117},
 	"chmod": {90, 15}, "fchmod": {91, 94}, "fchmodat": {268, 306}, "fchmodat2": {452, 452}, "creat": {85, 8},
 	"mkdir": {83, 39}, "mkdirat": {258, 296}, "mknod": {133, 14}, "mknodat": {259, 297}, "open": {2, 5},

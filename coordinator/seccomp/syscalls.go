@@ -65,7 +65,7 @@ var allowed = []string{
 	"dup2", "dup3", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_ctl_old", "epoll_pwait", "epoll_pwait2",
 	"epoll_wait", "epoll_wait_old", "eventfd", "eventfd2", "execve", "execveat", "exit", "exit_group",
 	"faccessat", "faccessat2", "fadvise64", "fadvise64_64", "fallocate", "fanotify_init", "fanotify_mark",
-	"fchdir", "fchown", "fchown32", "fchownat", "fcntl", "fcntl64", "fdatasync", "fgetxattr", "file_getattr",
+	"fchdir", "fchown", "fchown32", "fchownat", "fdatasync", "fgetxattr", "file_getattr",
 	"file_setattr", "flistxattr", "flock", "fork", "fremovexattr", "fstat", "fstat64", "fstatat64", "fstatfs",
 	"fstatfs64", "fsync", "ftime", "ftruncate", "ftruncate64", "futex", "futex_requeue", "futex_time64",
 	"futex_wait", "futex_waitv", "futex_wake", "futimesat", "get_kernel_syms", "get_mempolicy", "get_robust_list",
