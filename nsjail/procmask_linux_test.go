@@ -68,11 +68,36 @@ func TestProcSysVerifiedReadOnly(t *testing.T) {
 }
 
 // TestUserSysctlNeedsItsDescriptor: without the descriptor opened before
-// /proc/sys was made read-only, a cap is not written by another path.
+// /proc/sys was made read-only, a cap is not written by another path. The
+// name is one the kernel does not have: were the write ever to fall back to
+// /proc/sys/user by path, a root test run would otherwise set the host's own
+// limit.
 func TestUserSysctlNeedsItsDescriptor(t *testing.T) {
 	r := &rootfs{}
 	r.closeUserSysctl()
-	if err := r.writeUserSysctl("max_inotify_instances", 1); err == nil || !strings.Contains(err.Error(), "made read-only") {
+	if err := r.writeUserSysctl("acbox_test_no_such_counter", 1); err == nil || !strings.Contains(err.Error(), "made read-only") {
 		t.Fatalf("writeUserSysctl without the directory = %v, want an error naming it", err)
+	}
+}
+
+// TestUserSysctlWritesBeneathItsDescriptor: a cap is written to the file of
+// that name in the directory openUserSysctl kept (here a temporary one, not
+// /proc), and read back.
+func TestUserSysctlWritesBeneathItsDescriptor(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "max_test_instances"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rootfs{userSysctl: fd}
+	defer r.closeUserSysctl()
+	if err := r.writeUserSysctl("max_test_instances", 7); err != nil {
+		t.Fatalf("writeUserSysctl beneath its descriptor: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "max_test_instances")); err != nil || string(b) != "7" {
+		t.Fatalf("the file beneath the descriptor reads %q, %v; want 7", b, err)
 	}
 }

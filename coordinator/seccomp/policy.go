@@ -60,7 +60,7 @@ func (c Cond) String() string {
 // rule refuses, so the list is the whole policy.
 type Rule struct {
 	Syscall string   // libseccomp's name, e.g. "clone"
-	Arch    []string // architectures the rule is compiled for: each has the syscall, and a syscall's rules cover all that do
+	Arch    []string // architectures the rule is compiled for: each has the syscall; all that do, unless the syscall's rules differ by arch (compile's splitArches)
 	Conds   []Cond   // all must hold
 	Errno   Errno    // what the caller gets instead of the call
 	Why     string   // one line, for documentation and reports

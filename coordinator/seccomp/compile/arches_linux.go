@@ -93,10 +93,20 @@ func exists(name, arch string) bool {
 	return err == nil && nr > pseudoSyscallBase
 }
 
+// splitArches are the syscalls whose rules may differ by architecture, and
+// why. Any other syscall's every rule lists every architecture that has the
+// syscall, as before rules could be split: otherwise one conditional rule
+// of many (one of clone's flags, one of personality's) could leave x86 out
+// with nothing noticing, since the syscall still has x86 rules.
+var splitArches = map[string]string{
+	"mmap": "x86's old mmap (90) has its flags in memory and is refused outright; x86_64's mmap on MAP_GROWSDOWN",
+}
+
 // checkArches holds a rule to libseccomp's syscall table: its syscall
-// exists on every architecture it lists. libseccomp would skip the others
-// silently (it compiles a never-matching pseudo number), so the
-// documentation would promise a rule the filter lacks.
+// exists on every architecture it lists (libseccomp would skip the others
+// silently: it compiles a never-matching pseudo number, so the
+// documentation would promise a rule the filter lacks), and, unless the
+// syscall is in splitArches, the rule lists every architecture that has it.
 func checkArches(r seccomp.Rule) error {
 	for _, a := range r.Arch {
 		if !exists(r.Syscall, a) {
@@ -104,14 +114,24 @@ func checkArches(r seccomp.Rule) error {
 				r.Syscall, a, r.Arch)
 		}
 	}
+	if _, ok := splitArches[r.Syscall]; ok {
+		return nil
+	}
+	for _, a := range seccomp.Arches() {
+		if exists(r.Syscall, a) && !slices.Contains(r.Arch, a) {
+			return fmt.Errorf("syscall %s exists on %s, which the rule leaves out (arches %v): list it, "+
+				"or, if the syscall's rules must differ by architecture, add it to splitArches (compile/arches_linux.go) with why (bug)",
+				r.Syscall, a, r.Arch)
+		}
+	}
 	return nil
 }
 
 // checkCovered: every architecture where a refused syscall exists has a
-// rule for it. A rule may list fewer architectures than its syscall has
-// (x86's old mmap gets a rule of its own), but a syscall left out on one
-// architecture would be a refusal that 32-bit code, or int 0x80, walks
-// around. Syscalls libseccomp does not know are compiled by number, on
+// rule for it. A rule of a syscall in splitArches may list fewer
+// architectures than its syscall has (x86's old mmap gets a rule of its
+// own), but a syscall left out on one architecture would be a refusal
+// that 32-bit code, or int 0x80, walks around. Syscalls libseccomp does not know are compiled by number, on
 // every architecture ([byNumber]).
 func checkCovered(rules []seccomp.Rule) error {
 	covered := map[string][]string{}

@@ -102,6 +102,13 @@ func TestRuleArchesMustMatchTheSyscallTable(t *testing.T) {
 			{Syscall: "mmap", Arch: []string{seccomp.ArchX86}, Errno: seccomp.ENOSYS, Why: "x86 alone"},
 			{Syscall: "mount", Arch: both, Errno: seccomp.EPERM, Why: "another syscall covers nothing"},
 		},
+		{
+			// One of a syscall's rules leaving x86 out, while another covers it.
+			{Syscall: "personality", Arch: []string{seccomp.ArchAMD64}, Errno: seccomp.EPERM, Why: "x86 forgotten",
+				Conds: []seccomp.Cond{{Arg: 0, Op: seccomp.OpMaskedEq, Mask: 0x6, Value: 0x2}}},
+			{Syscall: "personality", Arch: both, Errno: seccomp.EPERM, Why: "x86 covered by another rule",
+				Conds: []seccomp.Cond{{Arg: 0, Op: seccomp.OpMaskedEq, Mask: 0x3, Value: 0x1}}},
+		},
 	} {
 		if runtime.GOARCH != "amd64" {
 			t.Skip("the filter is generated on x86_64 hosts only")

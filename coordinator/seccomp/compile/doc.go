@@ -11,7 +11,9 @@
 // export, so a rule is compiled only for the architectures it lists (x86's
 // old mmap is refused outright, x86_64's mmap on a flag); a rule may list
 // only architectures that have its syscall, and every architecture that
-// has a refused syscall must have a rule for it.
+// has a refused syscall must have a rule for it. Only the syscalls in
+// splitArches may have rules that differ by architecture; any other rule
+// lists every architecture that has its syscall.
 //
 // # Platform notes
 //
