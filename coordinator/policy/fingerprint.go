@@ -14,9 +14,9 @@ import (
 
 // PolicyFingerprint is the built-in policy of this acbox build, the part no
 // flag, spec or config changes: the seccomp filter, the refused paths, the
-// credential masks, the built-in write-grant carve-outs with how far
-// repositories are searched for, and the address ranges the egress proxy
-// refuses. Paths
+// credential masks, the /proc entries every sandbox hides or makes
+// read-only, the built-in write-grant carve-outs with how far repositories
+// are searched for, and the address ranges the egress proxy refuses. Paths
 // are written with placeholders (~, $STATE, $CONFIG, $UID) so that the
 // fingerprint is the same for every user of one build.
 type PolicyFingerprint struct {
@@ -26,12 +26,13 @@ type PolicyFingerprint struct {
 	RefusedPaths   []string          `json:"refused_paths"`
 	ReadOnlySystem []string          `json:"read_only_system"` // no write grant may equal, contain or sit inside them
 	Masks          []string          `json:"masks"`
+	Proc           []string          `json:"proc"` // /proc entries hidden or read-only (procmask.go)
 	Carveouts      []string          `json:"carveouts"`
 	EgressRefused  []string          `json:"egress_refused"`
 }
 
 // fingerprintSchema changes when the shape of PolicyFingerprint does.
-const fingerprintSchema = 2
+const fingerprintSchema = 3
 
 // Fingerprint returns this build's built-in policy.
 func Fingerprint() PolicyFingerprint {
@@ -41,6 +42,7 @@ func Fingerprint() PolicyFingerprint {
 		RefusedPaths:   append(RefusedPaths("~", "$STATE"), "$CONFIG (contains or inside)"),
 		ReadOnlySystem: append([]string{}, systemTrees...),
 		Masks:          CredentialMasks(),
+		Proc:           procPolicy(),
 		Carveouts:      carveoutPolicy(),
 		EgressRefused:  egress.RefusedRanges(),
 	}
@@ -74,7 +76,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "b4dca26398a13cb6948e638273f8905d005311bb85962b58c35bab804a042a33"
+const builtPolicyDigest = "96eb0804ca04441df78cba2484d6fea35f2af0073f014f63e61a2b1a5ef0e948"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).
@@ -100,4 +102,19 @@ func carveoutPolicy() []string {
 		fmt.Sprintf("core.hooksPath from the system, global and repository config (includes followed outside write grants, %d deep, at most %d files of %d bytes) kept read-only when it names a directory in a write grant; an include inside a write grant refused", gitIncludeDepth, gitConfigMaxFiles, gitConfigMaxSize),
 		"objects and refs of each protected git directory pinned; git discovery checked after the run (HEAD restored; new .git, bare layouts, modules, worktrees, commondir and rebase state moved aside)",
 		"a repository whose work tree holds a write grant (found upwards as git finds it, within GIT_CEILING_DIRECTORIES and one filesystem) protected as if at the grant's root: its core.hooksPath kept read-only in the grant, the grant checked after the run for new .git and bare layouts")
+}
+
+// procPolicy lists what every sandbox does to /proc's host-wide entries.
+func procPolicy() []string {
+	var out []string
+	for _, n := range ProcMaskFiles() {
+		out = append(out, "/proc/"+n+" (hidden file)")
+	}
+	for _, n := range ProcMaskDirs() {
+		out = append(out, "/proc/"+n+" (hidden directory)")
+	}
+	for _, n := range ProcReadOnlyDirs() {
+		out = append(out, "/proc/"+n+" (read-only)")
+	}
+	return out
 }
