@@ -55,7 +55,7 @@ func capUserCounters(caps []userCounter, p *policy.Plan, rep *policy.Report, wri
 	for _, c := range caps {
 		if err := write(c.Name, c.Cap); err != nil {
 			failed = append(failed, c.Name)
-			errs = append(errs, err)
+			errs = appendDistinct(errs, err)
 			continue
 		}
 		rep.Limits["user."+c.Name] = fmt.Sprintf("%d (host %d)", c.Cap, c.Host)
@@ -76,6 +76,17 @@ func capUserCounters(caps []userCounter, p *policy.Plan, rep *policy.Report, wri
 			err: fmt.Errorf("%w; pass --best-effort to run without these caps", errors.Join(errs...))}
 	}
 	return nil
+}
+
+// appendDistinct adds err unless an error of the same text is there: a
+// cause shared by every counter (no descriptor) is said once.
+func appendDistinct(errs []error, err error) []error {
+	for _, e := range errs {
+		if e.Error() == err.Error() {
+			return errs
+		}
+	}
+	return append(errs, err)
 }
 
 // openUserSysctl opens the new /proc's sys/user directory (O_PATH), before
@@ -105,7 +116,11 @@ func (r *rootfs) closeUserSysctl() {
 func (r *rootfs) writeUserSysctl(name string, v int64) error {
 	path := userSysctlDir + name
 	if r.userSysctlErr != nil || r.userSysctl <= 0 {
-		return fmt.Errorf("write %s: pid 1 holds no descriptor of /proc/sys/user from before /proc/sys was made read-only: %v", path, r.userSysctlErr)
+		why := "it was never opened"
+		if r.userSysctlErr != nil {
+			why = r.userSysctlErr.Error()
+		}
+		return fmt.Errorf("pid 1 holds no descriptor of /proc/sys/user from before /proc/sys was made read-only: %s", why)
 	}
 	fd, err := sys.Openat(r.userSysctl, name, unix.O_RDWR|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	if err != nil {
