@@ -165,17 +165,25 @@ func typeKind(t fs.FileMode) uint32 {
 }
 
 // placeholders creates each entry in the detached tmpfs: directories and
-// empty files to bind onto, symlinks as they are on the host.
+// empty files to bind onto, symlinks as they are on the host. The empty
+// files are hard links of the first one: each name is its own dentry to
+// mount on, and the tmpfs makes (and at exit evicts) one inode for them
+// all, not one each. Every placeholder is covered by its bind or removed,
+// so no member sees one.
 func placeholders(mnt int, ents []entry) error {
+	first := ""
 	for _, e := range ents {
 		var err error
-		switch e.kind {
-		case unix.S_IFDIR:
+		switch {
+		case e.kind == unix.S_IFDIR:
 			err = sys.Mkdirat(mnt, e.name, 0o755)
-		case unix.S_IFLNK:
+		case e.kind == unix.S_IFLNK:
 			err = sys.Symlinkat(e.target, mnt, e.name)
+		case first != "":
+			err = sys.Linkat(mnt, first, mnt, e.name)
 		default:
 			err = sys.Mknodat(mnt, e.name, unix.S_IFREG|0o644, 0)
+			first = e.name
 		}
 		if err != nil {
 			return &MountError{Op: "create", Target: e.name, Err: err}
