@@ -1,8 +1,6 @@
 package nsjail
 
 import (
-	"os"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -18,30 +16,14 @@ import (
 // namespace, as pid 1 does, and detaches it again; build and teardown are
 // reported apart as medians of the thread's CPU time (ns/op is wall time). Root only: it needs the namespace.
 func BenchmarkEtcSnapshot(b *testing.B) {
-	if os.Geteuid() != 0 {
-		b.Skip("needs root (a private mount namespace)")
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		runtime.LockOSThread() // never unlocked: the thread dies with its namespace
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			b.Error(err)
-			return
-		}
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			b.Error(err)
-			return
-		}
-		benchEtc(b)
-	}()
-	<-done
+	inPrivateNS(b, func() { benchEtc(b) })
 }
 
 func benchEtc(b *testing.B) {
 	var st unix.Stat_t
 	if err := unix.Stat("/etc", &st); err != nil {
-		b.Fatal(err)
+		b.Error(err)
+		return
 	}
 	v := policy.ViewDir{Path: "/etc", Dev: st.Dev, Ino: st.Ino, Hide: []string{"shadow", "gshadow", "shadow-", "gshadow-"}, HideRoot: true}
 	build, down := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
@@ -51,16 +33,19 @@ func benchEtc(b *testing.B) {
 		t0 := threadCPU()
 		under, err := openNoFollow(unix.AT_FDCWD, "/etc", true, false)
 		if err != nil {
-			b.Fatal(err)
+			b.Error(err)
+			return
 		}
 		err = r.snapshot(v, under, under)
 		sys.Close(under)
 		if err != nil {
-			b.Fatal(err)
+			b.Error(err)
+			return
 		}
 		t1 := threadCPU()
 		if err := unix.Unmount("/etc", unix.MNT_DETACH); err != nil {
-			b.Fatal(err)
+			b.Error(err)
+			return
 		}
 		build, down = append(build, t1-t0), append(down, threadCPU()-t1)
 	}
