@@ -28,7 +28,7 @@ type entry struct {
 	bare     bool   // an empty directory, nothing bound (the host view's own /proc, /dev, /tmp)
 	known    bool   // dev, ino and mode were read by the listing
 	dev, ino uint64
-	mode     uint32 // st_mode as listed (policy.RootOnly judges it)
+	mode     uint32 // st_mode as listed, when known (policy.RootOnly judges it)
 }
 
 // privateInHostView are the root entries the sandbox replaces with its own
