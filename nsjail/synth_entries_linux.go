@@ -14,16 +14,21 @@ import (
 )
 
 // entry is one name a snapshot shows: a directory, a symlink (recreated
-// with its target), or anything else (bound onto an empty file). dev and
-// ino are what the name held when it was listed: the bind must be of that
-// very file (see synth_vanish_linux.go).
+// with its target), or anything else (bound onto an empty file). Its kind
+// is the listing's (getdents' type). A name the plan makes a view, and
+// every name in the root's snapshot, is also looked at when listed
+// (known): dev and ino are what the name held then, and the bind must be
+// of that very file (see synth_vanish_linux.go). Any other entry is judged
+// by the clone it binds (its type must be the placeholder's, its mode
+// decides the root-only rule), one fstatat fewer per entry.
 type entry struct {
 	name     string
 	kind     uint32 // S_IFDIR, S_IFLNK or S_IFREG for the rest
 	target   string // symlinks
 	bare     bool   // an empty directory, nothing bound (the host view's own /proc, /dev, /tmp)
+	known    bool   // dev, ino and mode were read by the listing
 	dev, ino uint64
-	mode     uint32 // st_mode as listed (policy.RootOnly judges it)
+	mode     uint32 // st_mode as listed, when known (policy.RootOnly judges it)
 }
 
 // privateInHostView are the root entries the sandbox replaces with its own
@@ -31,11 +36,12 @@ type entry struct {
 var privateInHostView = []string{"proc", "dev", "tmp"}
 
 // listEntries reads the host directory open at under and keeps every name
-// the view does not hide (by name, by pattern, or as root-only), with its type and identity (fstatat, not
+// the view does not hide (by name, by pattern, or as root-only), with its
+// type; a name stat says must be known gets its identity too (fstatat, not
 // following a symlink or crossing into a mount the name is not); a
 // symlink's target is read where it is one. A name gone by the time it is
 // looked at is left out: the host no longer has it.
-func listEntries(under int, v policy.ViewDir) ([]entry, error) {
+func listEntries(under int, v policy.ViewDir, stat func(name string) bool) ([]entry, error) {
 	fd, err := sys.Openat(under, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &MountError{Op: "open", Source: v.Path, Err: err}
@@ -46,17 +52,17 @@ func listEntries(under int, v policy.ViewDir) ([]entry, error) {
 	if err != nil {
 		return nil, &MountError{Op: "getdents", Source: v.Path, Err: err}
 	}
-	var out []entry
+	out := make([]entry, 0, len(des))
 	var link []byte // readlink's buffer, shared by the entries
 	for _, de := range des {
 		if hidden(v, de.Name()) {
 			continue
 		}
-		e, ok, err := describe(under, de, &link)
+		e, ok, err := describe(under, de, &link, stat(de.Name()))
 		if err != nil {
 			return nil, &MountError{Op: "fstatat/readlink", Source: filepath.Join(v.Path, de.Name()), Err: err}
 		}
-		if ok && rootOnly(v, e) {
+		if ok && e.known && rootOnly(v, e) {
 			continue
 		}
 		if ok {
@@ -102,19 +108,23 @@ func rootOnly(v policy.ViewDir, e entry) bool {
 	return v.HideRoot && policy.RootOnly(e.mode) && !slices.Contains(v.KeepRoot, e.name)
 }
 
-// describe turns a listed name into an entry; ok is false when the name
-// vanished since the listing, or stopped being a symlink between the stat
-// and the readlink (replaced: see synth_vanish_linux.go).
-func describe(under int, de fs.DirEntry, link *[]byte) (entry, bool, error) {
-	var st unix.Stat_t
-	err := sys.Fstatat(under, de.Name(), &st, unix.AT_SYMLINK_NOFOLLOW)
-	if errors.Is(err, unix.ENOENT) {
-		return entry{}, false, nil
+// describe turns a listed name into an entry, looked at (fstatat) when
+// stat is set; ok is false when the name vanished since the listing, or
+// stopped being a symlink before the readlink (replaced: see
+// synth_vanish_linux.go).
+func describe(under int, de fs.DirEntry, link *[]byte, stat bool) (entry, bool, error) {
+	e := entry{name: de.Name(), kind: typeKind(de.Type())}
+	if stat {
+		var st unix.Stat_t
+		err := sys.Fstatat(under, de.Name(), &st, unix.AT_SYMLINK_NOFOLLOW)
+		if errors.Is(err, unix.ENOENT) {
+			return entry{}, false, nil
+		}
+		if err != nil {
+			return entry{}, false, err
+		}
+		e = entry{name: de.Name(), kind: kindOf(st.Mode), known: true, dev: st.Dev, ino: st.Ino, mode: st.Mode}
 	}
-	if err != nil {
-		return entry{}, false, err
-	}
-	e := entry{name: de.Name(), kind: kindOf(st.Mode), dev: st.Dev, ino: st.Ino, mode: st.Mode}
 	if e.kind != unix.S_IFLNK {
 		return e, true, nil
 	}
@@ -142,18 +152,38 @@ func kindOf(mode uint32) uint32 {
 	return unix.S_IFREG
 }
 
+// typeKind is kindOf for a listed type (getdents' d_type; os.ReadDir
+// looks a name up itself where the filesystem does not give one).
+func typeKind(t fs.FileMode) uint32 {
+	switch t.Type() {
+	case fs.ModeDir:
+		return unix.S_IFDIR
+	case fs.ModeSymlink:
+		return unix.S_IFLNK
+	}
+	return unix.S_IFREG
+}
+
 // placeholders creates each entry in the detached tmpfs: directories and
-// empty files to bind onto, symlinks as they are on the host.
+// empty files to bind onto, symlinks as they are on the host. The empty
+// files are hard links of the first one: each name is its own dentry to
+// mount on, and the tmpfs makes (and at exit evicts) one inode for them
+// all, not one each. Every placeholder is covered by its bind or removed,
+// so no member sees one.
 func placeholders(mnt int, ents []entry) error {
+	first := ""
 	for _, e := range ents {
 		var err error
-		switch e.kind {
-		case unix.S_IFDIR:
+		switch {
+		case e.kind == unix.S_IFDIR:
 			err = sys.Mkdirat(mnt, e.name, 0o755)
-		case unix.S_IFLNK:
+		case e.kind == unix.S_IFLNK:
 			err = sys.Symlinkat(e.target, mnt, e.name)
+		case first != "":
+			err = sys.Linkat(mnt, first, mnt, e.name)
 		default:
 			err = sys.Mknodat(mnt, e.name, unix.S_IFREG|0o644, 0)
+			first = e.name
 		}
 		if err != nil {
 			return &MountError{Op: "create", Target: e.name, Err: err}

@@ -78,6 +78,18 @@ func (r *rootfs) viewOf(path string) *policy.ViewDir {
 	return nil
 }
 
+// viewIn: the plan makes dir/name a view (viewOf without joining the
+// path: asked for every entry listed).
+func (r *rootfs) viewIn(dir, name string) bool {
+	for _, v := range r.cfg.Plan.Views {
+		rest, ok := strings.CutPrefix(v.Path, dir)
+		if ok && len(rest) == len(name)+1 && rest[0] == '/' && rest[1:] == name {
+			return true
+		}
+	}
+	return false
+}
+
 // snapshot builds v's tmpfs from the host directory open at under and
 // attaches it onto at (under itself for an anchor, a placeholder in the
 // parent's snapshot otherwise).
@@ -85,7 +97,9 @@ func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	if dev, ino, err := fdIdent(under); err != nil || dev != v.Dev || ino != v.Ino {
 		return fmt.Errorf("view %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", v.Path, dev, ino, v.Dev, v.Ino)
 	}
-	ents, err := listEntries(under, v)
+	ents, err := listEntries(under, v, func(name string) bool {
+		return v.Path == "/" || r.viewIn(v.Path, name)
+	})
 	if err != nil {
 		if at != under && v.Path != "/" && errors.Is(err, unix.ENOENT) {
 			// A child view's directory removed on the host since it was
@@ -132,7 +146,7 @@ func (r *rootfs) fill(v policy.ViewDir, under, mnt int, ents []entry) (int, erro
 			continue
 		}
 		err := r.fillOne(v, under, mnt, e)
-		if errors.Is(err, errGone) {
+		if errors.Is(err, errGone) || errors.Is(err, errRootOnly) {
 			n--
 			err = dropPlaceholder(mnt, e)
 		}
@@ -148,7 +162,7 @@ func (r *rootfs) fillOne(v policy.ViewDir, under, mnt int, e entry) error {
 	if child := r.viewOf(path); child != nil && v.Path != "/" {
 		return r.childView(*child, under, mnt, e.name)
 	}
-	tree, err := r.entryTree(under, e, path)
+	tree, err := r.entryTree(v, under, e, path)
 	if err != nil {
 		return err
 	}
@@ -166,8 +180,9 @@ func (r *rootfs) fillOne(v policy.ViewDir, under, mnt int, e entry) error {
 // entryTree is what shows at an entry: a clone of it, or, for an anchor
 // view under the root's snapshot, the view itself, moved (view_move_linux.go;
 // keepViews made sure the listed entry is that snapshot). Either must
-// still be the file listed: errGone otherwise.
-func (r *rootfs) entryTree(under int, e entry, path string) (int, error) {
+// still be the file listed: errGone otherwise; errRootOnly when the view
+// leaves it out by its mode.
+func (r *rootfs) entryTree(v policy.ViewDir, under int, e entry, path string) (int, error) {
 	flags := uint(unix.OPEN_TREE_CLONE | unix.OPEN_TREE_CLOEXEC | unix.AT_RECURSIVE | unix.AT_SYMLINK_NOFOLLOW)
 	if r.anchored(path) {
 		flags = uint(unix.OPEN_TREE_CLOEXEC | unix.AT_SYMLINK_NOFOLLOW)
@@ -179,9 +194,14 @@ func (r *rootfs) entryTree(under int, e entry, path string) (int, error) {
 	if err != nil {
 		return -1, &MountError{Op: "open_tree", Source: path, Flags: "OPEN_TREE_CLONE|AT_RECURSIVE", Err: err}
 	}
-	if !sameEntry(tree, e) {
+	mode, same := sameEntry(tree, e)
+	if !same {
 		sys.Close(tree)
 		return -1, errGone
+	}
+	if !e.known && rootOnly(v, entry{name: e.name, mode: mode}) {
+		sys.Close(tree)
+		return -1, errRootOnly
 	}
 	return tree, nil
 }
@@ -198,7 +218,7 @@ func (r *rootfs) childView(v policy.ViewDir, under, mnt int, name string) error 
 		return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
 	}
 	defer sys.Close(src)
-	if !sameEntry(src, entry{name: name, kind: unix.S_IFDIR, dev: v.Dev, ino: v.Ino}) {
+	if _, same := sameEntry(src, entry{name: name, kind: unix.S_IFDIR, known: true, dev: v.Dev, ino: v.Ino}); !same {
 		return errGone
 	}
 	dst, err := openNoFollow(mnt, name, true, true)

@@ -27,13 +27,20 @@ import (
 // errGone: the entry listed is not there any more (vanished or replaced).
 var errGone = errors.New("entry vanished or was replaced since the listing")
 
-// sameEntry: the tree (or descriptor) fd is the file e was listed as.
-func sameEntry(fd int, e entry) bool {
+// errRootOnly: the clone of an entry the listing did not look at is one a
+// root caller's view leaves out (rootOnly, judged by its own mode).
+var errRootOnly = errors.New("entry is readable by root only")
+
+// sameEntry: the tree (or descriptor) fd is the file e was listed as: of
+// its kind, and, when the listing looked at it (e.known), of its dev/ino.
+// The fd's mode is returned for the root-only rule.
+func sameEntry(fd int, e entry) (uint32, bool) {
 	var st unix.Stat_t
 	if err := sys.Fstat(fd, e.name, &st); err != nil {
-		return false
+		return 0, false
 	}
-	return st.Dev == e.dev && st.Ino == e.ino && kindOf(st.Mode) == e.kind
+	same := kindOf(st.Mode) == e.kind && (!e.known || st.Dev == e.dev && st.Ino == e.ino)
+	return st.Mode, same
 }
 
 // gone: the host has nothing at the name (any more), or it became a

@@ -47,7 +47,7 @@ type ViewDir struct {
 	Hide     []string `json:"hide,omitempty"`      // entry names left out
 	HideGlob []string `json:"hide_glob,omitempty"` // name patterns (path.Match) left out
 	// HideRoot: entries "other" may not read are left out too (RootOnly,
-	// judged on the mode listed), except the names in KeepRoot (on the way
+	// judged on the entry's mode), except the names in KeepRoot (on the way
 	// to a grant or mount target). A root caller's /etc and below: see
 	// view_private.go.
 	HideRoot bool     `json:"hide_root_only,omitempty"`

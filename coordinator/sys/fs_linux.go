@@ -31,6 +31,12 @@ func Mknodat(dirfd int, name string, mode uint32, dev int) error {
 	return pathErr("mknodat", name, func() error { return unix.Mknodat(dirfd, name, mode, dev) })
 }
 
+// Linkat makes name under newdirfd a hard link of old under olddirfd,
+// not following a symlink (linkat(2)).
+func Linkat(olddirfd int, old string, newdirfd int, name string) error {
+	return pathErr("linkat", name, func() error { return unix.Linkat(olddirfd, old, newdirfd, name, 0) })
+}
+
 // Symlinkat makes link name under dirfd pointing at target (symlinkat(2)).
 func Symlinkat(target string, dirfd int, name string) error {
 	return pathErr("symlinkat", name, func() error { return unix.Symlinkat(target, dirfd, name) })

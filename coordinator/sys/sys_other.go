@@ -16,6 +16,7 @@ func Open(path string, flags int, perm uint32) (int, error)                 { re
 func Openat(dirfd int, name string, flags int, perm uint32) (int, error)    { return -1, ErrUnsupported }
 func Mkdirat(dirfd int, name string, mode uint32) error                     { return ErrUnsupported }
 func Mknodat(dirfd int, name string, mode uint32, dev int) error            { return ErrUnsupported }
+func Linkat(olddirfd int, old string, newdirfd int, name string) error      { return ErrUnsupported }
 func Symlinkat(target string, dirfd int, name string) error                 { return ErrUnsupported }
 func Readlinkat(dirfd int, name string, buf []byte) (int, error)            { return -1, ErrUnsupported }
 func Rmdir(path string) error                                               { return ErrUnsupported }
