@@ -21,7 +21,8 @@
 // its dev/ino compared with the parent's, cloned with open_tree and given
 // its attributes (read-only, nosuid, nodev) on the detached tree, so no
 // writable window exists; a tmpfs staging root; /proc, with its host-wide
-// kernel files masked and /proc/sys, irq, bus and fs read-only
+// kernel files masked (by name, and every top-level entry only root may
+// read: procrootonly_linux.go) and /proc/sys, irq, bus and fs read-only
 // (procmask_linux.go; the counter caps are written later through a
 // descriptor opened before, ucount_linux.go), a minimal /dev with a private
 // devpts; tmpfs /tmp and home; grants moved in parents first; the

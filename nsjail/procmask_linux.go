@@ -13,11 +13,16 @@ import (
 // maskProc hides the host-wide kernel files of the sandbox's fresh /proc
 // (policy.ProcMaskFiles, policy.ProcMaskDirs): /dev/null bound read-only
 // over each file, an empty read-only tmpfs with mode 0000 over each
-// directory, and policy.ProcReadOnlyDirs bound read-only over themselves.
-// A name the kernel lacks is skipped. One mount per name the kernel has;
-// verifyProcMasks checks every one before pivot_root.
+// directory, and policy.ProcReadOnlyDirs bound read-only over themselves;
+// then every other top-level entry only root may read, whatever its name
+// (procrootonly_linux.go). A name the kernel lacks is skipped. One mount
+// per name the kernel has; verifyProcMasks checks every one before
+// pivot_root.
 func (r *rootfs) maskProc() error {
-	return eachProcEntry(r.maskProcEntry, r.readOnlyProcDir)
+	if err := eachProcEntry(r.maskProcEntry, r.readOnlyProcDir); err != nil {
+		return err
+	}
+	return r.maskRootOnlyProc()
 }
 
 // eachProcEntry calls entry for each hidden file (dir false) and directory
@@ -94,9 +99,13 @@ func (r *rootfs) maskProcEntry(name string, dir bool) error {
 
 // verifyProcMasks: every hidden name the new /proc shows is the mask, on a
 // read-only mount: /dev/null's character device for a file, a tmpfs for a
-// directory. A name that is absent is hidden already.
+// directory. A name that is absent is hidden already. No other top-level
+// entry is one only root may read (verifyRootOnlyProc).
 func (r *rootfs) verifyProcMasks() error {
-	return eachProcEntry(r.verifyProcMask, r.verifyProcReadOnly)
+	if err := eachProcEntry(r.verifyProcMask, r.verifyProcReadOnly); err != nil {
+		return err
+	}
+	return r.verifyRootOnlyProc()
 }
 
 // verifyProcReadOnly: /proc/NAME, where the kernel has it, is on a

@@ -101,3 +101,47 @@ func TestUserSysctlWritesBeneathItsDescriptor(t *testing.T) {
 		t.Fatalf("the file beneath the descriptor reads %q, %v; want 7", b, err)
 	}
 }
+
+// TestRootOnlyProcVerified: the check before pivot_root refuses a
+// top-level /proc file only root may read that is not masked, whatever its
+// name (here in a directory of the test's temporary file system), and
+// passes one others may read.
+func TestRootOnlyProcVerified(t *testing.T) {
+	dir := t.TempDir()
+	proc := filepath.Join(dir, "proc")
+	if err := os.MkdirAll(proc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proc, "meminfo"), nil, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	root, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(root)
+	r := &rootfs{root: root}
+	if err := r.verifyRootOnlyProc(); err != nil {
+		t.Fatalf("verifyRootOnlyProc with only a 0444 file = %v, want nil", err)
+	}
+	for _, c := range []struct {
+		name string
+		mode os.FileMode
+		dir  bool
+	}{{"program_cpu", 0o400, false}, {"newdir", 0o500, true}} {
+		p := filepath.Join(proc, c.name)
+		if c.dir {
+			err = os.Mkdir(p, c.mode)
+		} else {
+			err = os.WriteFile(p, nil, c.mode)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = r.verifyRootOnlyProc()
+		if err == nil || !strings.Contains(err.Error(), "/proc/"+c.name+" is not hidden") {
+			t.Fatalf("verifyRootOnlyProc with /proc/%s mode %o = %v, want a refusal naming it", c.name, c.mode, err)
+		}
+		os.Remove(p)
+	}
+}

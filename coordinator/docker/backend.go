@@ -125,6 +125,12 @@ func (b Backend) prepare(ctx context.Context, c *engine.Client, p *policy.Plan, 
 		lio.ID = backend.NewID()
 	}
 	s := newSetup(p, lio.ID, image, exe, g.dir, proxy, g.token, self())
+	rootOnly, err := hostRootOnlyProc()
+	if err != nil {
+		g.close()
+		return nil, err
+	}
+	s.masked = append(s.masked, rootOnly...)
 	h, err := holdSources(s)
 	if err != nil {
 		g.close()

@@ -42,7 +42,7 @@ func (s *setup) checkHost(h *engine.HostConfig, add adder) {
 	add(!h.Privileged, "the container is privileged")
 	add(slices.Equal(h.CapDrop, []string{"ALL"}) && len(h.CapAdd) == 0, "capabilities are not all dropped (drop %v, add %v)", h.CapDrop, h.CapAdd)
 	add(slices.Equal(h.SecurityOpt, securityOpts()), "security options are not exactly no-new-privileges and acbox's seccomp profile (%s)", ProfileDigest())
-	add(slices.Equal(h.MaskedPaths, maskedPaths), "masked paths are %v, want %v", h.MaskedPaths, maskedPaths)
+	add(slices.Equal(h.MaskedPaths, s.masked), "masked paths are %v, want %v", h.MaskedPaths, s.masked)
 	add(slices.Equal(h.ReadonlyPaths, readonlyPaths), "read-only paths are %v, want %v", h.ReadonlyPaths, readonlyPaths)
 	add(h.ReadonlyRootfs, "the root file system is writable")
 	add(h.PidMode == "", "pid namespace mode is %q, not private", h.PidMode)

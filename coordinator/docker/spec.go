@@ -52,6 +52,9 @@ const (
 //   - /etc/resolv.conf: docker's copy of the host's; with network none the
 //     member has no resolver to reach, and the file would show the host's
 //     name servers and search domains.
+//
+// At launch the parent adds the host's /proc entries only root may read
+// that the lists do not name (setup.masked, hostRootOnlyProc).
 var maskedPaths = append(procMasks(), "/sys", "/dev/mqueue", "/etc/resolv.conf")
 
 // procMasks: the /proc entries every sandbox hides, as paths.
@@ -85,6 +88,9 @@ type setup struct {
 	binds  []engine.Mount
 	tmpfs  map[string]string
 	labels map[string]string
+	// masked is maskedPaths and the host's /proc entries only root may
+	// read that policy's lists do not name (hostRootOnlyProc).
+	masked []string
 }
 
 func newSetup(p *policy.Plan, id, image, exe, gate, proxy, token string, o owner) *setup {
@@ -92,6 +98,7 @@ func newSetup(p *policy.Plan, id, image, exe, gate, proxy, token string, o owner
 	s.binds = s.mounts()
 	s.tmpfs = s.tmpfsOptions()
 	s.labels = s.labelSet()
+	s.masked = slices.Clone(maskedPaths)
 	return s
 }
 
@@ -204,7 +211,7 @@ func (s *setup) config() (*engine.Config, *engine.HostConfig) {
 		NetworkMode: "none", RestartPolicy: engine.RestartPolicy{Name: engine.RestartDisabled},
 		AutoRemove: true, LogConfig: engine.LogConfig{Type: "none"},
 		CapDrop: []string{"ALL"}, SecurityOpt: securityOpts(), ReadonlyRootfs: true,
-		MaskedPaths: slices.Clone(maskedPaths), ReadonlyPaths: slices.Clone(readonlyPaths),
+		MaskedPaths: slices.Clone(s.masked), ReadonlyPaths: slices.Clone(readonlyPaths),
 		IpcMode: "private", CgroupnsMode: engine.CgroupnsPrivate, Init: &yes,
 		Mounts: cloneMounts(s.binds), Tmpfs: maps.Clone(s.tmpfs),
 		Resources: engine.Resources{Memory: p.Limits.Memory, MemorySwap: p.Limits.Memory, PidsLimit: &pids},

@@ -12,11 +12,24 @@ package policy
 // page, allocator and keyring files those defaults leave readable. A name
 // the running kernel lacks is skipped. Files tools read (meminfo, stat,
 // cpuinfo, loadavg, uptime, vmstat, zoneinfo, self, mounts) stay.
+//
+// The list names what the kernels we know have; a kernel can add more
+// (a custom kernel's per-program CPU accounting, /proc/program_cpu, 0400).
+// So every sandbox also hides each top-level entry of its /proc that only
+// root may read (ProcRootOnly), whatever its name: a root caller's member
+// is that root. The native pid 1 lists its fresh /proc; the docker parent
+// lists the host's (the same kernel's) and adds them to the masked paths,
+// and the container's init refuses to start the member if one is not.
 
-// procMaskFiles are files directly under /proc.
+// procMaskFiles are files directly under /proc. locks is other-readable
+// but shows the file locks of the whole host that the reader's pid
+// namespace does not filter: open file description locks (pid -1) of every
+// process, with the device and inode numbers of what they lock. Nothing a
+// member runs reads it (lslocks is no sandbox's use case); Docker leaves
+// it readable.
 var procMaskFiles = []string{"kcore", "kpageflags", "kpagecount", "kpagecgroup", "slabinfo", "vmallocinfo",
 	"pagetypeinfo", "timer_list", "timer_stats", "sched_debug", "keys", "key-users", "latency_stats",
-	"interrupts", "sysrq-trigger", "kallsyms"}
+	"interrupts", "sysrq-trigger", "kallsyms", "locks"}
 
 // procMaskDirs are directories directly under /proc.
 var procMaskDirs = []string{"acpi", "scsi", "asound"}
@@ -42,3 +55,32 @@ var procReadOnlyDirs = []string{"irq", "bus", "fs", "sys"}
 // ProcReadOnlyDirs returns the names of the directories under /proc every
 // native sandbox makes read-only.
 func ProcReadOnlyDirs() []string { return append([]string{}, procReadOnlyDirs...) }
+
+// ProcRootOnly says whether a top-level /proc entry of mode (st_mode, type
+// bits included) is one that only root (its owner, or group root) may read:
+// a regular file that others may not read, or a directory that others may
+// not list or search. Every sandbox hides such entries whatever their name.
+// Symbolic links (self, thread-self, mounts, net) and other types are not.
+func ProcRootOnly(mode uint32) bool {
+	switch mode & 0o170000 {
+	case 0o100000:
+		return mode&0o004 == 0
+	case 0o040000:
+		return mode&0o005 != 0o005
+	}
+	return false
+}
+
+// ProcPidEntry says whether a top-level /proc name is a process's
+// directory (all digits), which the root-only rule does not cover.
+func ProcPidEntry(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

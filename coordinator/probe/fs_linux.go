@@ -50,6 +50,7 @@ func fsProbes() []Probe {
 		{ID: "fs.proc-sys-readonly", Category: Filesystem, Source: "runc/Docker masked /proc paths",
 			Expect: "/proc/sys and /proc/sysrq-trigger cannot be opened for writing", Run: procSysReadonly},
 		hostProcProbe(),
+		rootOnlyProcProbe(),
 		procSysMountProbe(),
 		{ID: "fs.sys-absent", Category: Filesystem, Source: design,
 			Expect: "/sys is not mounted in the sandbox", Run: sysAbsent},

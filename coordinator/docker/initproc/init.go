@@ -41,6 +41,9 @@ func Run(c Config) (int, error) {
 		return 0, fmt.Errorf("%w: container-init: making the init not dumpable (PR_SET_DUMPABLE), without which the member "+
 			"could ptrace it: %w; the member was not started", policy.ErrCannotSandbox, err)
 	}
+	if err := checkProcRootOnly("/proc"); err != nil {
+		return 0, fmt.Errorf("%w: container-init: %w; the member was not started", policy.ErrCannotSandbox, err)
+	}
 	if c.Proxy != "" {
 		ln, err := bridge.Listen()
 		if err != nil {
