@@ -76,7 +76,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "96eb0804ca04441df78cba2484d6fea35f2af0073f014f63e61a2b1a5ef0e948"
+const builtPolicyDigest = "124207a17acb2d25f6c90feab9c2fbe2bc0bd34ccc6cb35c8ae714fcc490ea78"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).
