@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "764a7658c905d0e9ea69365fc45858829b76dea93c745a6bbc8cf1bbd0488880"
+const builtPolicyDigest = "a75313532b25c2e8e18b1da3d2a791df42794d6d33cbabdbf4ea02f495c5cd3f"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).
