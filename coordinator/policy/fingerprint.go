@@ -76,7 +76,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "124207a17acb2d25f6c90feab9c2fbe2bc0bd34ccc6cb35c8ae714fcc490ea78"
+const builtPolicyDigest = "6b70a5d53e3ed48af989b2018727497595b3bd08e56e0ef817cd6bf9a90a922c"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

@@ -80,6 +80,12 @@ func kernelProbes() []Probe {
 			func(*Env) error { return raw(unix.SYS_IOPL, 3) }, eperm),
 		sys("kernel.acct", "acct fails with EPERM", dockerSeccomp,
 			func(*Env) error { return raw(unix.SYS_ACCT, 0) }, eperm),
+		sys("kernel.modify-ldt", "modify_ldt (reading the LDT) fails with EPERM", "systemd @cpu-emulation; CVE-2015-5157",
+			func(*Env) error {
+				return raw(unix.SYS_MODIFY_LDT, 0, uintptr(unsafe.Pointer(&ldtBuf)), uintptr(len(ldtBuf)))
+			}, eperm),
+		sys("kernel.ustat", "ustat of the root file system's device fails with ENOSYS (it answers for any mount, past the namespace)",
+			dockerSeccomp+"; systemd @obsolete", ustatProbe, unix.ENOSYS),
 		sys("kernel.syslog", "syslog(READ_ALL) fails with EPERM: the kernel log is unreadable", "kernel.dmesg_restrict; Docker seccomp",
 			syslogProbe, eperm),
 		sys("kernel.personality", "personality(ADDR_NO_RANDOMIZE) fails with EPERM", dockerSeccomp,
@@ -103,6 +109,22 @@ func kernelProbes() []Probe {
 		{ID: "kernel.landlock-domain", Category: Kernel, Source: "docs/kernel-facts.md 5",
 			Expect: "Landlock is in force: writing /proc/self/comm (a read-write proc mount, covered only by a read-only rule) fails with EACCES", Run: landlockDomain},
 	}
+}
+
+// ldtBuf receives what modify_ldt reads if it is allowed (an empty LDT
+// reads nothing).
+var ldtBuf [16]byte
+
+// ustatProbe asks ustat for the file system of the sandbox's root, which
+// the kernel answers, unfiltered, for any mounted file system by device
+// number.
+func ustatProbe(*Env) error {
+	var st unix.Stat_t
+	if err := unix.Stat("/", &st); err != nil {
+		return err
+	}
+	var buf [64]byte
+	return raw(unix.SYS_USTAT, uintptr(uint32(st.Dev)), uintptr(unsafe.Pointer(&buf)))
 }
 
 // Syscalls newer than x/sys/unix's table: the same number on x86_64 and x86.

@@ -60,6 +60,17 @@
 //     initial user namespace, which a member never has, and the rules keep a
 //     mistake elsewhere from becoming a host change; syslog and quota queries
 //     need none (kernel.dmesg_restrict=0), and the kernel log is the host's.
+//   - What peers refuse by default and no developer tool needs
+//     (surface.go; docker's default profile, systemd's @obsolete and
+//     @cpu-emulation, Chrome's sandbox): modify_ldt, and on x86 vm86 and
+//     vm86old (EPERM); systemd's @obsolete (_sysctl, ustat, sysfs,
+//     sgetmask, nfsservctl, the never-implemented names) and x86_64's
+//     old epoll calls (ENOSYS); the NUMA policy calls mbind,
+//     set_mempolicy, set_mempolicy_home_node, get_mempolicy,
+//     migrate_pages and move_pages (ENOSYS, as without CONFIG_NUMA);
+//     memfd_secret and the lsm_* calls (ENOSYS); fanotify_init (EPERM).
+//     coordinator/docker/profile's keptAgainstDocker names what docker
+//     refuses and acbox keeps, with the reason.
 //   - personality other than PER_LINUX, PER_LINUX32 and the query 0xffffffff.
 //   - ioctl TIOCSTI and TIOCLINUX, request compared on its low 32 bits.
 //   - socket and socketpair outside AF_UNIX, AF_INET, AF_INET6, AF_NETLINK
@@ -98,8 +109,12 @@
 //     tests fail on a syscall the kernel headers or libseccomp know that is
 //     not classified.
 //
-// Left allowed on purpose: sethostname (the UTS namespace is the sandbox's
-// own), vm86 and nfsservctl (a 64-bit kernel has neither).
+// Left allowed on purpose: sethostname and setdomainname (the UTS
+// namespace is the sandbox's own), vhangup (needs CAP_SYS_TTY_CONFIG),
+// x86's pre-rt_ signal calls and old stat, uname and readdir forms (the
+// same kernel code as their successors), fanotify_mark (needs a group
+// only fanotify_init makes), file_getattr and file_setattr (the path form
+// of the FS_IOC_FS[GS]ETXATTR ioctls).
 //
 // # Errnos
 //
@@ -127,7 +142,8 @@
 //     on any other socket or System V IPC call would have to refuse its
 //     socketcall or ipc subcall whole too (a test fails otherwise). The
 //     other x86 calls with arguments in memory (old select, sigreturn,
-//     vm86, the old stat and uname forms) touch nothing a rule guards.
+//     the old stat and uname forms) touch nothing a rule guards; vm86 is
+//     refused whole.
 //   - Arguments are compared on the full 64-bit register where the kernel
 //     reads 32 bits (socket family and protocol, personality): junk in the
 //     high half is refused where the kernel would have accepted the call.
@@ -141,7 +157,9 @@
 //     adjtimex (ntp_gettime, ntptime) get EPERM; and programs that use only
 //     openat2 without a fallback fail with ENOSYS.
 //   - gdb, strace and other ptrace tools do not work inside; programs that
-//     insist on io_uring or userfaultfd must fall back.
+//     insist on io_uring or userfaultfd must fall back. Wine and DOSEMU
+//     (modify_ldt, vm86), numactl and other NUMA placement, and fanotify
+//     watchers do not work either.
 //   - Only Options{BlockMPTCP: true} is embedded; Build refuses other
 //     Options as a bug rather than compile them at run time.
 //   - Another libseccomp version may compile the same policy to different

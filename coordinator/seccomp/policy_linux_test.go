@@ -42,6 +42,19 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"open_tree_attr": {467, 467}, "statmount": {457, 457}, "listmount": {458, 458},
 	"setrlimit": {160, 75}, "prlimit64": {302, 340}, "getrlimit": {97, 76},
 	"mmap": {9, 90}, "mmap2": {-1, 192},
+	"modify_ldt": {154, 123}, "vm86": {-1, 166}, "vm86old": {-1, 113}, "set_thread_area": {205, 243},
+	"arch_prctl": {158, 384}, "_sysctl": {156, 149}, "afs_syscall": {183, 137}, "create_module": {174, 127},
+	"get_kernel_syms": {177, 130}, "getpmsg": {181, 188}, "putpmsg": {182, 189}, "query_module": {178, 167},
+	"sysfs": {139, 135}, "ustat": {136, 62}, "vserver": {236, 273}, "nfsservctl": {180, 169},
+	"bdflush": {-1, 134}, "break": {-1, 17}, "ftime": {-1, 35}, "gtty": {-1, 32}, "idle": {-1, 112},
+	"lock": {-1, 53}, "mpx": {-1, 56}, "prof": {-1, 44}, "profil": {-1, 98}, "sgetmask": {-1, 68},
+	"ssetmask": {-1, 69}, "stty": {-1, 31}, "ulimit": {-1, 58}, "security": {185, -1}, "tuxcall": {184, -1},
+	"epoll_ctl_old": {214, -1}, "epoll_wait_old": {215, -1}, "mbind": {237, 274}, "set_mempolicy": {238, 276},
+	"set_mempolicy_home_node": {450, 450}, "get_mempolicy": {239, 275}, "migrate_pages": {256, 294},
+	"move_pages": {279, 317}, "memfd_secret": {447, 447}, "memfd_create": {319, 356},
+	"fanotify_init": {300, 338}, "fanotify_mark": {301, 339}, "inotify_init1": {294, 332},
+	"lsm_get_self_attr": {459, 459}, "lsm_set_self_attr": {460, 460}, "lsm_list_modules": {461, 461},
+	"sethostname": {170, 74}, "vhangup": {153, 111}, "rt_sigprocmask": {14, 175}, "sigprocmask": {-1, 126},
 }
 
 var testArches = []struct {

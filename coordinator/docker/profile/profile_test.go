@@ -147,6 +147,18 @@ func TestProfileRefusesWhatNativeRefuses(t *testing.T) {
 		// outright natively, is not x86_64's mmap.
 		{"mmap private", "mmap", []uint64{0, 4096, 3, 0x22}, "allow"},
 		{"mmap growsdown", "mmap", []uint64{0, 4096, 3, 0x122}, "errno 1"},
+		// What peers refuse (coordinator/seccomp/surface.go): docker's own
+		// default allows modify_ldt, and get_mempolicy with CAP_SYS_NICE.
+		{"modify_ldt", "modify_ldt", []uint64{0, 0, 16}, "errno 1"},
+		{"arch_prctl", "arch_prctl", []uint64{0x1002, 0}, "allow"},
+		{"ustat", "ustat", nil, "errno 38"},
+		{"sysfs", "sysfs", nil, "errno 38"},
+		{"get_mempolicy", "get_mempolicy", nil, "errno 38"},
+		{"mbind", "mbind", nil, "errno 38"},
+		{"memfd_secret", "memfd_secret", nil, "errno 38"},
+		{"memfd_create", "memfd_create", nil, "allow"},
+		{"fanotify_init", "fanotify_init", nil, "errno 1"},
+		{"lsm_set_self_attr", "lsm_set_self_attr", nil, "errno 38"},
 		// acbox's init sets the member's RLIMIT_DATA under this profile; the
 		// memory cgroup is the cap (nativeOnly).
 		{"prlimit64 data", "prlimit64", []uint64{0, 2, 0x1000, 0}, "allow"},

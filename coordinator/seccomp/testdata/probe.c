@@ -39,6 +39,12 @@
 #define I386_FCNTL 55
 #define I386_FCNTL64 221
 #define LEASE_BASE 1024 // F_LINUX_SPECIFIC_BASE: F_SETLEASE, +1 F_GETLEASE, +16 F_SETDELEG
+#define I386_USTAT 62
+#define I386_SGETMASK 68
+#define I386_VM86OLD 113
+#define I386_MODIFY_LDT 123
+#define I386_VM86 166
+#define I386_GET_MEMPOLICY 275
 #define MS_NOUSER_FLAG (1u << 31)
 #define BAD_ADDRESS 8 // never mapped: the kernel says EFAULT
 #define AF_PACKET_FAMILY 17
@@ -214,12 +220,41 @@ static int lease(const char *p) {
 	return 1;
 }
 
+// surface runs the calls of the rules peers share (surface.go); 1 if p
+// was one. Unfiltered, vm86 and vm86old say ENOSYS on a 64-bit kernel and
+// the rest succeed.
+static int surface(const char *p) {
+	static char buf[64];
+	struct stat st;
+	unsigned int dev = stat("/", &st) == 0 ? (unsigned int)st.st_dev : 0;
+	if (strcmp(p, "modify-ldt") == 0) {
+		// Read the LDT through the libc: x86_64's number or i386's.
+		long r = syscall(SYS_modify_ldt, 0, buf, 16);
+		report(p, r, errno);
+	} else if (strcmp(p, "int80-modify-ldt") == 0) {
+		raw(p, int80(I386_MODIFY_LDT, 0, (long)buf, 16, 0, 0));
+	} else if (strcmp(p, "int80-vm86old") == 0) {
+		raw(p, int80(I386_VM86OLD, 0, 0, 0, 0, 0));
+	} else if (strcmp(p, "int80-vm86") == 0) {
+		raw(p, int80(I386_VM86, 0, 0, 0, 0, 0)); // VM86_PLUS_INSTALL_CHECK
+	} else if (strcmp(p, "int80-sgetmask") == 0) {
+		raw(p, int80(I386_SGETMASK, 0, 0, 0, 0, 0));
+	} else if (strcmp(p, "int80-ustat-root") == 0) {
+		raw(p, int80(I386_USTAT, dev, (long)buf, 0, 0, 0));
+	} else if (strcmp(p, "int80-get-mempolicy") == 0) {
+		raw(p, int80(I386_GET_MEMPOLICY, 0, 0, 0, 0, 0));
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 int main(int argc, char **argv) {
 	static const char root[] = "/";
 	for (int i = 1; i < argc; i++) {
 		const char *p = argv[i];
 		long r;
-		if (setid(p) || stack(p) || lease(p)) {
+		if (setid(p) || stack(p) || lease(p) || surface(p)) {
 			continue;
 		} else if (strcmp(p, "unshare") == 0) {
 			r = unshare(CLONE_NEWUSER);
