@@ -74,7 +74,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "764a7658c905d0e9ea69365fc45858829b76dea93c745a6bbc8cf1bbd0488880"
+const builtPolicyDigest = "c09b31dcc7c87506da3531c012c9eb2c3a1ebf561d041cf905fabadfaee4a1ba"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

@@ -66,6 +66,10 @@
 //     (EAFNOSUPPORT); netlink other than NETLINK_ROUTE (EPROTONOSUPPORT);
 //     IPPROTO_MPTCP (EPROTONOSUPPORT) with Options.BlockMPTCP; on x86,
 //     socketcall's SYS_SOCKET and SYS_SOCKETPAIR (EAFNOSUPPORT).
+//   - Client TCP Fast Open: sendto, sendmsg and sendmmsg with MSG_FASTOPEN
+//     (EOPNOTSUPP), which connect without the connect hook Landlock's TCP
+//     rules hang on; on x86, socketcall's SYS_SENDTO, SYS_SENDMSG and
+//     SYS_SENDMMSG, whose flags are in memory, whatever they hold.
 //   - Set-id files (systemd's RestrictSUIDSGID is the model): chmod, fchmod,
 //     fchmodat, fchmodat2, creat, mkdir, mkdirat, mknod, mknodat with
 //     S_ISUID or S_ISGID in the mode, and open and openat when O_CREAT or

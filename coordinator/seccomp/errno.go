@@ -13,6 +13,7 @@ const (
 	EPERM           Errno = 1
 	ENOSYS          Errno = 38
 	EPROTONOSUPPORT Errno = 93
+	EOPNOTSUPP      Errno = 95
 	EAFNOSUPPORT    Errno = 97
 )
 
@@ -20,6 +21,7 @@ var errnoNames = map[Errno]string{
 	EPERM:           "EPERM",
 	ENOSYS:          "ENOSYS",
 	EPROTONOSUPPORT: "EPROTONOSUPPORT",
+	EOPNOTSUPP:      "EOPNOTSUPP",
 	EAFNOSUPPORT:    "EAFNOSUPPORT",
 }
 

@@ -41,6 +41,7 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"open_tree_attr": {467, 467}, "statmount": {457, 457}, "listmount": {458, 458},
 	"setrlimit": {160, 75}, "prlimit64": {302, 340}, "getrlimit": {97, 76},
 	"mmap": {9, 90}, "mmap2": {-1, 192},
+	"sendto": {44, 369}, "sendmsg": {46, 370}, "sendmmsg": {307, 345},
 }
 
 var testArches = []struct {

@@ -95,7 +95,7 @@ var allowed = []string{
 	"sched_getaffinity", "sched_getattr", "sched_getparam", "sched_getscheduler", "sched_rr_get_interval",
 	"sched_rr_get_interval_time64", "sched_setaffinity", "sched_setattr", "sched_setparam", "sched_setscheduler",
 	"sched_yield", "seccomp", "security", "select", "semctl", "semget", "semop", "semtimedop",
-	"semtimedop_time64", "sendfile", "sendfile64", "sendmmsg", "sendmsg", "sendto", "set_mempolicy",
+	"semtimedop_time64", "sendfile", "sendfile64", "set_mempolicy",
 	"set_mempolicy_home_node", "set_robust_list", "set_thread_area", "set_tid_address", "setdomainname",
 	"setfsgid", "setfsgid32", "setfsuid", "setfsuid32", "setgid", "setgid32", "setgroups", "setgroups32",
 	"sethostname", "setitimer", "setpgid", "setpriority", "setregid", "setregid32", "setresgid", "setresgid32",
