@@ -29,6 +29,7 @@ func hostNetProbes() []Probe {
 		{ID: "net.host-mptcp", Category: Network, Source: src, HostNet: true, Needs: "mptcp",
 			Expect: "--net host: Multipath TCP sockets fail with EPROTONOSUPPORT (Landlock's TCP rules would not cover them)", Run: mptcp},
 		fastOpenProbe(),
+		listenProbe(),
 	}
 }
 

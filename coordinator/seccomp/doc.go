@@ -98,6 +98,14 @@
 // Left allowed on purpose: sethostname (the UTS namespace is the sandbox's
 // own), vm86 and nfsservctl (a 64-bit kernel has neither).
 //
+// # The listen filter (host mode)
+//
+// [ListenProgram] is a second, fixed filter that nsjail stacks in host mode
+// only ([Program.LoadListener]): listen goes to pid 1's supervisor through
+// seccomp user notification, since Landlock never sees the port listen
+// picks for an unbound socket; x86's socketcall(SYS_LISTEN) is refused
+// (EACCES). It is not part of [Policy], its digest or the docker profile.
+//
 // # Errnos
 //
 // EPERM is what the kernel itself says for a missing privilege, and what

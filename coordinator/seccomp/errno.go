@@ -11,6 +11,7 @@ type Errno uint16
 // supports).
 const (
 	EPERM           Errno = 1
+	EACCES          Errno = 13
 	ENOSYS          Errno = 38
 	EPROTONOSUPPORT Errno = 93
 	EOPNOTSUPP      Errno = 95
@@ -19,6 +20,7 @@ const (
 
 var errnoNames = map[Errno]string{
 	EPERM:           "EPERM",
+	EACCES:          "EACCES",
 	ENOSYS:          "ENOSYS",
 	EPROTONOSUPPORT: "EPROTONOSUPPORT",
 	EOPNOTSUPP:      "EOPNOTSUPP",

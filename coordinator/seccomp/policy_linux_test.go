@@ -42,6 +42,7 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"setrlimit": {160, 75}, "prlimit64": {302, 340}, "getrlimit": {97, 76},
 	"mmap": {9, 90}, "mmap2": {-1, 192},
 	"sendto": {44, 369}, "sendmsg": {46, 370}, "sendmmsg": {307, 345},
+	"listen": {50, 363}, "bind": {49, 361},
 }
 
 var testArches = []struct {
