@@ -38,6 +38,9 @@ const listenGuardName = "listen_guard"
 // kernel has what the guard needs: seccomp user notification (Linux 5.0)
 // and pidfd_getfd (5.6).
 func probeListenGuard() error {
+	if _, err := seccomp.ListenProgram(); err != nil {
+		return err
+	}
 	if err := sys.SeccompActionAvail(unix.SECCOMP_RET_USER_NOTIF); err != nil {
 		return fmt.Errorf("seccomp user notification (Linux 5.0): %w", err)
 	}
@@ -84,7 +87,11 @@ func loadListenGuard(rep *policy.Report) (int, error) {
 	if !guardEnforced(rep) {
 		return -1, nil
 	}
-	fd, err := seccomp.ListenProgram().LoadListener()
+	prog, err := seccomp.ListenProgram()
+	if err != nil {
+		return -1, &stepError{step: "listen guard", err: err}
+	}
+	fd, err := prog.LoadListener()
 	if err != nil {
 		return -1, &stepError{step: "listen guard", err: err}
 	}

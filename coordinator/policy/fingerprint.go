@@ -13,7 +13,8 @@ import (
 )
 
 // PolicyFingerprint is the built-in policy of this acbox build, the part no
-// flag, spec or config changes: the seccomp filter, the refused paths, the
+// flag, spec or config changes: the seccomp filter (and host mode's listen
+// filter), the refused paths, the
 // credential masks, the built-in write-grant carve-outs with how far
 // repositories are searched for, and the address ranges the egress proxy
 // refuses. Paths
@@ -21,7 +22,7 @@ import (
 // fingerprint is the same for every user of one build.
 type PolicyFingerprint struct {
 	Schema         int               `json:"schema"`
-	Seccomp        map[string]string `json:"seccomp"`       // GOARCH -> sha256 of the embedded BPF
+	Seccomp        map[string]string `json:"seccomp"`       // GOARCH -> sha256 of the embedded BPF; GOARCH+" listen" -> of host mode's listen filter
 	SeccompRules   []string          `json:"seccomp_rules"` // seccomp.Policy(), as compiled
 	RefusedPaths   []string          `json:"refused_paths"`
 	ReadOnlySystem []string          `json:"read_only_system"` // no write grant may equal, contain or sit inside them
@@ -43,6 +44,9 @@ func Fingerprint() PolicyFingerprint {
 		Masks:          CredentialMasks(),
 		Carveouts:      carveoutPolicy(),
 		EgressRefused:  egress.RefusedRanges(),
+	}
+	if p, err := seccomp.ListenProgram(); err == nil {
+		f.Seccomp[runtime.GOARCH+" listen"] = p.Digest
 	}
 	for _, r := range seccomp.Policy() {
 		f.SeccompRules = append(f.SeccompRules, r.String())
@@ -74,7 +78,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "c09b31dcc7c87506da3531c012c9eb2c3a1ebf561d041cf905fabadfaee4a1ba"
+const builtPolicyDigest = "741599e81d066878c7d59b50783c680f8495064fb6768ba849c79375fac630a2"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

@@ -1,5 +1,10 @@
 package seccomp
 
+import (
+	"fmt"
+	"runtime"
+)
+
 // The listen filter: in host mode, listen(2) goes to pid 1's supervisor
 // (nsjail/listen_linux.go) through seccomp user notification, because
 // listen on an unbound TCP socket binds a port the kernel picks (autobind),
@@ -60,8 +65,13 @@ func listenInsns() []insn {
 	}
 }
 
-// ListenProgram returns the listen filter, ready for LoadListenNotify.
-func ListenProgram() *Program {
+// ListenProgram returns the listen filter, ready for LoadListener. It
+// knows x86_64 and x86 numbers only, so on any other host it is refused
+// rather than returned: there it would let listen through unseen.
+func ListenProgram() (*Program, error) {
+	if runtime.GOARCH != "amd64" {
+		return nil, fmt.Errorf("%w: the listen filter is written for x86_64 hosts, not %s", ErrUnsupported, runtime.GOARCH)
+	}
 	ins := listenInsns()
 	b := make([]byte, 0, len(ins)*insnSize)
 	for _, in := range ins {
@@ -71,5 +81,5 @@ func ListenProgram() *Program {
 	if err != nil {
 		panic(err) // a fixed program of 13 instructions (bug)
 	}
-	return p
+	return p, nil
 }

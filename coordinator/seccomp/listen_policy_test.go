@@ -9,7 +9,11 @@ import "testing"
 // whose descriptor is in memory, is refused; everything else, socketcall's
 // other subcalls included, is left to the policy's filter.
 func TestListenFilter(t *testing.T) {
-	prog := ListenProgram().insns()
+	p, err := ListenProgram()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := p.insns()
 	const notif = "ret 0x7fc00000"
 	for _, c := range []struct {
 		arch, name string
