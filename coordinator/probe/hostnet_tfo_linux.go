@@ -15,7 +15,7 @@ import (
 func fastOpenProbe() Probe {
 	return Probe{ID: "net.host-fastopen-unlisted", Category: Network, HostNet: true,
 		Source: "attack report, tenth session (repro-1: TCP Fast Open past Landlock's connect rule)",
-		Expect: "--net host: sendto and sendmsg with MSG_FASTOPEN to the runner's listener on an unlisted port fail with EOPNOTSUPP",
+		Expect: "--net host: sendto and sendmsg with MSG_FASTOPEN to the runner's listener on an unlisted port fail with EOPNOTSUPP; connect with TCP_FASTOPEN_CONNECT fails with EACCES",
 		Run:    hostFastOpen}
 }
 
@@ -40,5 +40,20 @@ func hostFastOpen(e *Env) Outcome {
 		op := fmt.Sprintf("%s(MSG_FASTOPEN) to 127.0.0.1:%d (unlisted)", how, e.TCPPort)
 		outs = append(outs, expectErrno(op, err, unix.EOPNOTSUPP))
 	}
-	return worst(outs...)
+	return worst(append(outs, fastOpenConnect(to))...)
+}
+
+// fastOpenConnect: TCP_FASTOPEN_CONNECT stays allowed because its connect(2)
+// meets Landlock's rule (the SYN, with data, waits for the first write).
+func fastOpenConnect(to *unix.SockaddrInet4) Outcome {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return failf("socket: %s", short(err))
+	}
+	defer unix.Close(fd)
+	if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_FASTOPEN_CONNECT, 1); err != nil {
+		return skipf("TCP_FASTOPEN_CONNECT: %s", short(err))
+	}
+	err = unix.Connect(fd, to)
+	return expectErrno(fmt.Sprintf("connect with TCP_FASTOPEN_CONNECT to 127.0.0.1:%d (unlisted)", to.Port), err, unix.EACCES)
 }
