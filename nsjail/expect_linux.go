@@ -35,5 +35,8 @@ func Expect(p *policy.Plan) *policy.Report {
 	}
 	isolated := p.Network.Mode != "host"
 	rep.Controls = append(rep.Controls, policy.Control{Name: "network_isolation", Requested: isolated, Enforced: isolated})
+	if !isolated {
+		listenGuardControl(rep, probeListenGuard)
+	}
 	return rep
 }

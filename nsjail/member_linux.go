@@ -102,9 +102,24 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (int, 
 	if err := loadSeccomp(prog, plan.Limits.Memory, rep); err != nil {
 		return 0, err
 	}
+	notify, err := loadListenGuard(rep)
+	if err != nil {
+		return 0, err
+	}
 	t = time.Now()
 	defer func() { rep.PhasesMS["exec"] = ms(time.Since(t)) }()
 	pid, err := syscall.ForkExec(path, plan.Command, attr)
+	if notify >= 0 {
+		// A goroutine of its own, never this thread: this one is the
+		// member's, and the Go runtime discards it when startMember's
+		// goroutine returns. The descriptor is close-on-exec, so the
+		// member never holds it; without a member, closing it is all.
+		if err != nil {
+			sys.Close(notify)
+		} else {
+			go superviseListen(notify, plan.Network.BindPorts)
+		}
+	}
 	if err != nil {
 		return 0, execFailed(plan.Command[0], path, &os.PathError{Op: "fork/exec", Path: path, Err: err})
 	}

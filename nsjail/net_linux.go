@@ -15,7 +15,8 @@ import (
 func (s *sandbox) setupNetwork() error {
 	mode := s.cfg.Plan.Network.Mode
 	if mode == "host" {
-		s.rep.Controls = append(s.rep.Controls, policy.Control{Name: "network_isolation", Requested: false, Enforced: false, Why: "--net host: the host network is shared (Landlock TCP rules and the MPTCP refusal still apply)"})
+		s.rep.Controls = append(s.rep.Controls, policy.Control{Name: "network_isolation", Requested: false, Enforced: false, Why: "--net host: the host network is shared (Landlock TCP rules, the listen guard and the MPTCP and TCP Fast Open refusals still apply)"})
+		listenGuardControl(s.rep, probeListenGuard)
 		return nil
 	}
 	if err := bridge.LoopbackUp(); err != nil {

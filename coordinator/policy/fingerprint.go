@@ -21,7 +21,7 @@ import (
 // fingerprint is the same for every user of one build.
 type PolicyFingerprint struct {
 	Schema         int               `json:"schema"`
-	Seccomp        map[string]string `json:"seccomp"`       // GOARCH -> sha256 of the embedded BPF
+	Seccomp        map[string]string `json:"seccomp"`       // GOARCH -> sha256 of the embedded BPF; GOARCH+" listen" -> of host mode's listen filter
 	SeccompRules   []string          `json:"seccomp_rules"` // seccomp.Policy(), as compiled
 	RefusedPaths   []string          `json:"refused_paths"`
 	ReadOnlySystem []string          `json:"read_only_system"` // no write grant may equal, contain or sit inside them
@@ -45,6 +45,9 @@ func Fingerprint() PolicyFingerprint {
 		Proc:           procPolicy(),
 		Carveouts:      carveoutPolicy(),
 		EgressRefused:  egress.RefusedRanges(),
+	}
+	if p, err := seccomp.ListenProgram(); err == nil {
+		f.Seccomp[runtime.GOARCH+" listen"] = p.Digest
 	}
 	for _, r := range seccomp.Policy() {
 		f.SeccompRules = append(f.SeccompRules, r.String())
@@ -76,7 +79,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "6b70a5d53e3ed48af989b2018727497595b3bd08e56e0ef817cd6bf9a90a922c"
+const builtPolicyDigest = "e36d9bb698db7c73c63460193719f017d9d15cb30107d89375634982bdef2046"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

@@ -126,6 +126,8 @@ func compareBackends(t *testing.T, native, dock map[string]Line) {
 // terminal.
 var dockerSkips = map[string]bool{"life.nested-wider": true, "life.cross-sandbox-broker": true, "life.nested-unseen": true, "life.inotify-headroom": true, "net.host-connect-unlisted": true, "net.host-connect-listed": true,
 	"net.host-bind": true, "net.host-abstract-unix": true, "net.host-mptcp": true,
+	"net.host-fastopen-unlisted":   true,
+	"net.host-listen-unbound":      true,
 	"life.delegate-binds-readonly": true, "life.etc-root-only": true, "life.terminal-kept": true}
 
 // differs: any two verdicts that are not the same, except where a race

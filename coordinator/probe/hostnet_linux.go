@@ -28,6 +28,8 @@ func hostNetProbes() []Probe {
 			Expect: "--net host: connecting to the runner's abstract Unix socket fails with EPERM (Landlock scope)", Run: abstractUnix},
 		{ID: "net.host-mptcp", Category: Network, Source: src, HostNet: true, Needs: "mptcp",
 			Expect: "--net host: Multipath TCP sockets fail with EPROTONOSUPPORT (Landlock's TCP rules would not cover them)", Run: mptcp},
+		fastOpenProbe(),
+		listenProbe(),
 	}
 }
 

@@ -210,6 +210,9 @@ func goProbes() probeSet {
 	for name, call := range surfaceProbes() {
 		ps[name] = call
 	}
+	for name, call := range fastOpenProbes() {
+		ps[name] = call
+	}
 	for _, bits := range []string{"32", "64"} {
 		path := os.Getenv("ACBOX_SECCOMP_PROBE" + bits)
 		for _, name := range []string{"unshare", "int80-unshare", "int80-mount", "int80-socket-packet",
@@ -222,7 +225,7 @@ func goProbes() probeSet {
 		for _, c := range setidCases32 {
 			ps["probe"+bits+"/"+c.name] = execProbe(path, c.name)
 		}
-		for _, c := range slices.Concat(stackCases32, surfaceCases32) {
+		for _, c := range slices.Concat(stackCases32, surfaceCases32, fastOpenCases32) {
 			ps["probe"+bits+"/"+c.probe] = execProbe(path, c.probe)
 		}
 	}

@@ -77,6 +77,10 @@
 //     (EAFNOSUPPORT); netlink other than NETLINK_ROUTE (EPROTONOSUPPORT);
 //     IPPROTO_MPTCP (EPROTONOSUPPORT) with Options.BlockMPTCP; on x86,
 //     socketcall's SYS_SOCKET and SYS_SOCKETPAIR (EAFNOSUPPORT).
+//   - Client TCP Fast Open: sendto, sendmsg and sendmmsg with MSG_FASTOPEN
+//     (EOPNOTSUPP), which connect without the connect hook Landlock's TCP
+//     rules hang on; on x86, socketcall's SYS_SENDTO, SYS_SENDMSG and
+//     SYS_SENDMMSG, whose flags are in memory, whatever they hold.
 //   - Set-id files (systemd's RestrictSUIDSGID is the model): chmod, fchmod,
 //     fchmodat, fchmodat2, creat, mkdir, mkdirat, mknod, mknodat with
 //     S_ISUID or S_ISGID in the mode, and open and openat when O_CREAT or
@@ -115,6 +119,14 @@
 // same kernel code as their successors), fanotify_mark (needs a group
 // only fanotify_init makes), file_getattr and file_setattr (the path form
 // of the FS_IOC_FS[GS]ETXATTR ioctls).
+//
+// # The listen filter (host mode)
+//
+// [ListenProgram] is a second, fixed filter that nsjail stacks in host mode
+// only ([Program.LoadListener]): listen goes to pid 1's supervisor through
+// seccomp user notification, since Landlock never sees the port listen
+// picks for an unbound socket; x86's socketcall(SYS_LISTEN) is refused
+// (EACCES). It is not part of [Policy], its digest or the docker profile.
 //
 // # Errnos
 //

@@ -14,6 +14,7 @@ const (
 	EACCES          Errno = 13
 	ENOSYS          Errno = 38
 	EPROTONOSUPPORT Errno = 93
+	EOPNOTSUPP      Errno = 95
 	EAFNOSUPPORT    Errno = 97
 )
 
@@ -22,6 +23,7 @@ var errnoNames = map[Errno]string{
 	EACCES:          "EACCES",
 	ENOSYS:          "ENOSYS",
 	EPROTONOSUPPORT: "EPROTONOSUPPORT",
+	EOPNOTSUPP:      "EOPNOTSUPP",
 	EAFNOSUPPORT:    "EAFNOSUPPORT",
 }
 

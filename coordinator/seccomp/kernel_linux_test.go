@@ -103,7 +103,7 @@ func TestKernel(t *testing.T) {
 
 func checkReport(t *testing.T, rep childReport) {
 	for _, c := range slices.Concat(kernelCases, kernelSetidCases(), limitCases, probeCases(stackCases32), leaseKernelCases(),
-		surfaceCases, probeCases(surfaceCases32)) {
+		surfaceCases, probeCases(surfaceCases32), fastOpenCases, probeCases(fastOpenCases32)) {
 		t.Run(c.probe, func(t *testing.T) {
 			got, ok := rep.Filtered[c.probe]
 			if !ok {

@@ -100,6 +100,7 @@ func policy(o Options) []Rule {
 	rs = append(rs, personalityRules()...)
 	rs = append(rs, ioctlRules()...)
 	rs = append(rs, socketRules(o)...)
+	rs = append(rs, fastOpenRules()...)
 	rs = append(rs, setidRules()...)
 	rs = append(rs, clockRules()...)
 	rs = append(rs, rlimitRules()...)

@@ -55,6 +55,8 @@ var sysnum = map[string][2]int32{ // name: {x86_64, x86}
 	"fanotify_init": {300, 338}, "fanotify_mark": {301, 339}, "inotify_init1": {294, 332},
 	"lsm_get_self_attr": {459, 459}, "lsm_set_self_attr": {460, 460}, "lsm_list_modules": {461, 461},
 	"sethostname": {170, 74}, "vhangup": {153, 111}, "rt_sigprocmask": {14, 175}, "sigprocmask": {-1, 126},
+	"sendto": {44, 369}, "sendmsg": {46, 370}, "sendmmsg": {307, 345},
+	"listen": {50, 363}, "bind": {49, 361},
 }
 
 var testArches = []struct {

@@ -47,6 +47,13 @@ func newProgram(bpf []byte, arch []string) (*Program, error) {
 	return &Program{Arch: arch, Insns: len(bpf) / insnSize, Digest: hex.EncodeToString(sum[:]), bpf: bpf}, nil
 }
 
+// appendInsn encodes one struct sock_filter in the host's byte order.
+func appendInsn(b []byte, in insn) []byte {
+	b = binary.NativeEndian.AppendUint16(b, in.code)
+	b = append(b, in.jt, in.jf)
+	return binary.NativeEndian.AppendUint32(b, in.k)
+}
+
 // insns decodes the program. libseccomp writes struct sock_filter as the
 // kernel reads it, in the host's byte order.
 func (p *Program) insns() []insn {
