@@ -249,6 +249,9 @@ func readEntry(path string) (Entry, error) {
 	if err != nil {
 		return e, err
 	}
+	if fast, ok := decodeEntryFast(b); ok {
+		return fast, nil
+	}
 	if err := json.Unmarshal(b, &e); err != nil {
 		return e, fmt.Errorf("registry entry %s is damaged (%w); acbox gc removes it once its owner is gone", path, err)
 	}
