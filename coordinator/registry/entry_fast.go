@@ -222,6 +222,14 @@ func (p *fastParser) raw() (json.RawMessage, bool) {
 	return bytes.Clone(p.b[start:p.i]), true
 }
 
+// validCompact is a quick yes for json.Valid: raw is one compact JSON
+// value. false means only that json.Valid must decide (whitespace, deep
+// nesting, or not JSON).
+func validCompact(raw []byte) bool {
+	p := fastParser{b: raw}
+	return p.validValue(0) && p.i == len(raw)
+}
+
 // maxDepth bounds the nesting validValue follows (json's own limit is
 // 10000; an entry nests a few levels).
 const maxDepth = 64

@@ -104,3 +104,15 @@ func TestFastDecodeRefuses(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValidCompact: what validCompact accepts, json.Valid accepts.
+func FuzzValidCompact(f *testing.F) {
+	for _, s := range []string{`{"a":[1,-0.5e3,"\u0041\n",true,null,{}]}`, `[01]`, `{"a" :1}`, `"\x"`, `1.`, `-`, `[1,]`, `{"a":"\ud800"}`, "\"\xff\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if validCompact(b) && !json.Valid(b) {
+			t.Fatalf("validCompact accepted %q, which is not JSON", b)
+		}
+	})
+}
