@@ -3,10 +3,11 @@ package nsjail
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // hierarchy is one mounted cgroup hierarchy and this process's cgroup in it.
@@ -18,11 +19,11 @@ type hierarchy struct {
 }
 
 func (fs cgroupFS) hierarchies() ([]hierarchy, error) {
-	mi, err := os.ReadFile(fs.mountinfo)
+	mi, err := sys.ReadFile(fs.mountinfo)
 	if err != nil {
 		return nil, err
 	}
-	self, err := os.ReadFile(fs.self)
+	self, err := sys.ReadFile(fs.self)
 	if err != nil {
 		return nil, err
 	}

@@ -226,7 +226,7 @@ func (c *cgroup) place(pid int) error {
 	if c.mode != "cgroup v2" {
 		return nil
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	b, err := sys.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	if err != nil {
 		return fmt.Errorf("%w: checking the helper's cgroup: %w", policy.ErrCannotSandbox, err)
 	}
@@ -291,7 +291,7 @@ func writeFile(path, value string) error {
 }
 
 func hasWords(path string, want ...string) bool {
-	b, err := os.ReadFile(path)
+	b, err := sys.ReadFile(path)
 	if err != nil {
 		return false
 	}

@@ -3,7 +3,6 @@ package nsjail
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -21,7 +20,7 @@ const userSysctlDir = "/proc/sys/user/"
 func hostUserCounters() map[string]int64 {
 	out := map[string]int64{}
 	for _, n := range append(append([]string{}, sharedCounters...), namespaceLimits...) {
-		b, err := os.ReadFile(userSysctlDir + n)
+		b, err := sys.ReadFile(userSysctlDir + n)
 		if err != nil {
 			continue
 		}

@@ -313,10 +313,44 @@ func pathError(path, msg string) error {
 // (the kernel passes them as C strings); this holds the rule for every
 // way a spec is built.
 func CheckNoNUL(v any) error {
-	if err := noNULValue(reflect.ValueOf(v), ""); err != nil {
+	rv := reflect.ValueOf(v)
+	if !hasNUL(rv) { // the usual answer, without a path built for every field
+		return nil
+	}
+	if err := noNULValue(rv, ""); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	return nil
+}
+
+// hasNUL is noNULValue's walk without the paths: whether it would refuse.
+func hasNUL(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return strings.IndexByte(v.String(), 0) >= 0
+	case reflect.Pointer, reflect.Interface:
+		return !v.IsNil() && hasNUL(v.Elem())
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if hasNUL(v.Index(i)) {
+				return true
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if strings.IndexByte(fmt.Sprint(it.Key().Interface()), 0) >= 0 || hasNUL(it.Value()) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			if _, ok := jsonName(t.Field(i)); ok && hasNUL(v.Field(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func noNULValue(v reflect.Value, path string) error {

@@ -59,6 +59,7 @@ type holder struct {
 	p     *Plan
 	h     Host
 	views map[string]*ViewDir
+	dirs  map[string]realDir // locate's directories, see resolveDir
 }
 
 // hide makes name (a pattern when glob) in the real directory dir absent

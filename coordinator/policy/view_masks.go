@@ -264,7 +264,10 @@ func (x *holder) resolve(w maskWant) ([]Mask, error) {
 // locate (maxRelocate times), which then finds what the host has now.
 func (x *holder) place(w maskWant) (dir, name string, glob bool, held string, err error) {
 	for try := 0; ; try++ {
-		d, n, last, ok := locate(w.path)
+		if try > 0 {
+			clear(x.dirs) // the host changed: look again
+		}
+		d, n, last, ok := locateWith(w.path, x.resolveDir)
 		if !ok {
 			return "", "", false, "", nil
 		}
@@ -328,17 +331,52 @@ func statMask(path, why, held string) Mask {
 // the name is path's own last component. ok is false when that ancestor
 // is not a directory.
 func locate(path string) (dir, name string, last, ok bool) {
+	return locateWith(path, resolveDir)
+}
+
+// realDir is what locate finds for one directory: its path with symlinks
+// resolved (found false when that fails) and whether it is a directory.
+type realDir struct {
+	real         string
+	found, isDir bool
+}
+
+func resolveDir(dir string) realDir {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return realDir{}
+	}
+	fi, err := os.Stat(real)
+	return realDir{real: real, found: true, isDir: err == nil && fi.IsDir()}
+}
+
+func locateWith(path string, resolve func(string) realDir) (dir, name string, last, ok bool) {
 	dir, name, last = filepath.Dir(path), filepath.Base(path), true
 	for {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			fi, err := os.Stat(real)
-			return real, name, last, err == nil && fi.IsDir()
+		if r := resolve(dir); r.found {
+			return r.real, name, last, r.isDir
 		}
 		if dir == "/" {
 			return "", "", false, false
 		}
 		dir, name, last = filepath.Dir(dir), filepath.Base(dir), false
 	}
+}
+
+// resolveDir is resolveDir once per directory and plan: the built-in masks
+// share a few parents (the home directory, ~/.config, /etc), and resolving
+// each again cost a stat per component and mask, every launch. place
+// forgets what it found before it locates a mask again.
+func (x *holder) resolveDir(dir string) realDir {
+	if r, ok := x.dirs[dir]; ok {
+		return r
+	}
+	if x.dirs == nil {
+		x.dirs = map[string]realDir{}
+	}
+	r := resolveDir(dir)
+	x.dirs[dir] = r
+	return r
 }
 
 // visibleInGrants: in the grants view a path shows only inside a grant or a

@@ -77,7 +77,7 @@ func appendRaw(b []byte, key string, raw json.RawMessage) ([]byte, error) {
 	if len(raw) == 0 {
 		return b, nil
 	}
-	if !json.Valid(raw) {
+	if !validCompact(raw) && !json.Valid(raw) {
 		return nil, fmt.Errorf("registry entry: %s is not JSON", key[2:len(key)-2])
 	}
 	return append(append(b, key...), raw...), nil

@@ -83,7 +83,8 @@ func NewEntry(p *policy.Plan, id string) (Entry, error) {
 
 // narrowingPlan is the plan as Entry.Plan keeps it: no command, no
 // environment, no mounts acbox added itself (its binary and broker
-// socket, which no child may re-mount).
+// socket, which no child may re-mount). Written by hand: see
+// policy.AppendPlanJSON.
 func narrowingPlan(p *policy.Plan) json.RawMessage {
 	q := *p
 	q.Command, q.Env = nil, nil
@@ -93,11 +94,7 @@ func narrowingPlan(p *policy.Plan) json.RawMessage {
 			q.Mounts = append(q.Mounts, m)
 		}
 	}
-	b, err := json.Marshal(&q)
-	if err != nil {
-		return nil
-	}
-	return b
+	return policy.AppendPlanJSON(nil, &q)
 }
 
 // Owner tells whether the entry's owner is still the process that wrote it.
@@ -251,6 +248,9 @@ func readEntry(path string) (Entry, error) {
 	}
 	if err != nil {
 		return e, err
+	}
+	if fast, ok := decodeEntryFast(b); ok {
+		return fast, nil
 	}
 	if err := json.Unmarshal(b, &e); err != nil {
 		return e, fmt.Errorf("registry entry %s is damaged (%w); acbox gc removes it once its owner is gone", path, err)

@@ -21,7 +21,7 @@ func ProcStart(pid int) (uint64, error) {
 	if pid <= 0 {
 		return 0, fmt.Errorf("pid %d: %w", pid, fs.ErrNotExist)
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := sys.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, err
 	}
