@@ -13,16 +13,18 @@ import (
 // The host keeps changing while a snapshot is built: on a busy host (a
 // shared /tmp, a cache directory other programs clean) an entry can vanish
 // or be replaced between the listing and its bind. A snapshot shows an
-// entry only if the file bound is the one listed under that name (same
-// dev/ino, hence type): an entry gone by then is absent, like the host
-// now has it, and one replaced by another file is absent too, as anything
-// created after the listing is (the new file is newer than the snapshot).
+// entry only if the file bound is of the type listed under that name (and,
+// for a name the plan makes a view or one in the root's snapshot, the very
+// dev/ino listed): an entry gone by then is absent, like the host now has
+// it, and one replaced by another type is absent too; one replaced by
+// another file of its type shows that file, as if the host had replaced it
+// before the listing (the root-only rule judges the clone's own mode).
 // Its placeholder is removed, so the name does not exist inside. The same
 // goes for a directory the plan makes a view inside its parent's snapshot
 // (a child view): gone, or no longer the directory the coordinator
 // checked, it is left out and never shown unsnapshotted; nothing then
 // exists at its path, which verifyView checks. No hidden name is ever
-// shown by this: an entry is either the listed, unhidden file or nothing.
+// shown by this: an entry is either a file at the unhidden name or nothing.
 
 // errGone: the entry listed is not there any more (vanished or replaced).
 var errGone = errors.New("entry vanished or was replaced since the listing")

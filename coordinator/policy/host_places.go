@@ -82,8 +82,10 @@ func loadPlaces(h Host) ([]string, error) {
 
 // readPlaces returns the absolute paths listed in file ("" lines and junk
 // skipped); a missing file lists nothing. Every launch reads it: O_NONBLOCK
-// so that neither a FIFO nor a lease held on it outside makes the launch
-// wait (a lease then fails the open with EWOULDBLOCK).
+// so that neither a FIFO nor a lease held on it outside makes the open
+// wait (a lease then fails it with EWOULDBLOCK), and only a regular file is
+// read: O_NONBLOCK alone does not keep a read of a FIFO whose writer stays
+// open from waiting (Go's poller waits for data).
 func readPlaces(file string) ([]string, error) {
 	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -93,6 +95,9 @@ func readPlaces(file string) ([]string, error) {
 		return nil, invalid("cannot read %s (%v): it lists where other launches keep acbox's state; fix its permissions", file, err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, invalid("cannot read %s: not a regular file (it lists where other launches keep acbox's state); remove it, and a launch makes it again", file)
+	}
 	var out []string
 	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
 	for sc.Scan() {
