@@ -37,6 +37,7 @@ type rootfs struct {
 	devs     []source
 	records  []policy.MountRecord
 	views    map[string]viewIdent // built snapshots by path (synth_linux.go)
+	listDir  lister               // a snapshot's listing; nil is getdents (synth_entries_linux.go)
 	// shortfalls are masks held only by a mount on the entry (--best-effort).
 	shortfalls []string
 	// userSysctl is the new /proc's sys/user (O_PATH), opened before

@@ -2,13 +2,12 @@ package nsjail
 
 import (
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/dirents"
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
@@ -35,40 +34,65 @@ type entry struct {
 // mounts: the snapshot of "/" shows them as empty directories.
 var privateInHostView = []string{"proc", "dev", "tmp"}
 
+// lister calls fn(name, type) for each entry of the directory open at fd
+// (named path in errors) but "." and "..", in the kernel's order, until fn
+// returns false; type is getdents' d_type, DT_UNKNOWN where the file
+// system gives none. nil is getdents ([dirents.Reader]); tests list
+// DT_UNKNOWN through it.
+type lister func(fd int, path string, fn func(name []byte, typ uint8) bool) error
+
+func getdents(fd int, path string, fn func(name []byte, typ uint8) bool) error {
+	return dirents.NewReader(8<<10).Each(fd, path, nil, fn)
+}
+
 // listEntries reads the host directory open at under and keeps every name
 // the view does not hide (by name, by pattern, or as root-only), with its
 // type; a name stat says must be known gets its identity too (fstatat, not
 // following a symlink or crossing into a mount the name is not); a
 // symlink's target is read where it is one. A name gone by the time it is
 // looked at is left out: the host no longer has it.
-func listEntries(under int, v policy.ViewDir, stat func(name string) bool) ([]entry, error) {
+//
+// The listing is read from the descriptor and a name whose type it does
+// not give (DT_UNKNOWN) is looked at with fstatat relative to that same
+// descriptor: never by path (os.File.ReadDir's lstat of path/name), which
+// in pid 1's namespace can lead into a parent's half-built snapshot, where
+// the name is not (a child view's path).
+func listEntries(under int, v policy.ViewDir, stat func(name string) bool, list lister) ([]entry, error) {
+	if list == nil {
+		list = getdents
+	}
 	fd, err := sys.Openat(under, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &MountError{Op: "open", Source: v.Path, Err: err}
 	}
-	d := os.NewFile(uintptr(fd), v.Path)
-	des, err := d.ReadDir(-1)
-	d.Close()
-	if err != nil {
-		return nil, &MountError{Op: "getdents", Source: v.Path, Err: err}
-	}
-	out := make([]entry, 0, len(des))
+	defer sys.Close(fd)
+	var out []entry
 	var link []byte // readlink's buffer, shared by the entries
-	for _, de := range des {
-		if hidden(v, de.Name()) {
-			continue
+	var descErr error
+	err = list(fd, v.Path, func(b []byte, typ uint8) bool {
+		name := string(b)
+		if hidden(v, name) {
+			return true
 		}
-		e, ok, err := describe(under, de, &link, stat(de.Name()))
+		e, ok, err := describe(fd, name, typ, &link, stat(name))
 		if err != nil {
-			return nil, &MountError{Op: "fstatat/readlink", Source: filepath.Join(v.Path, de.Name()), Err: err}
+			descErr = &MountError{Op: "fstatat/readlink", Source: filepath.Join(v.Path, name), Err: err}
+			return false
 		}
 		if ok && e.known && rootOnly(v, e) {
-			continue
+			return true
 		}
 		if ok {
 			e.bare = v.Path == "/" && slices.Contains(privateInHostView, e.name) && e.kind == unix.S_IFDIR
 			out = append(out, e)
 		}
+		return true
+	})
+	if err != nil {
+		return nil, &MountError{Op: "getdents", Source: v.Path, Err: err}
+	}
+	if descErr != nil {
+		return nil, descErr
 	}
 	return out, nil
 }
@@ -80,9 +104,12 @@ func listNames(under int, path string) ([]string, error) {
 	if err != nil {
 		return nil, &MountError{Op: "open", Source: path, Err: err}
 	}
-	d := os.NewFile(uintptr(fd), path)
-	names, err := d.Readdirnames(-1)
-	d.Close()
+	defer sys.Close(fd)
+	var names []string
+	err = getdents(fd, path, func(b []byte, _ uint8) bool {
+		names = append(names, string(b))
+		return true
+	})
 	if err != nil {
 		return nil, &MountError{Op: "getdents", Source: path, Err: err}
 	}
@@ -109,21 +136,25 @@ func rootOnly(v policy.ViewDir, e entry) bool {
 }
 
 // describe turns a listed name into an entry, looked at (fstatat) when
-// stat is set; ok is false when the name vanished since the listing, or
-// stopped being a symlink before the readlink (replaced: see
+// stat is set or the listing gave no type (DT_UNKNOWN; then only the kind
+// is kept, as if listed); ok is false when the name vanished since the
+// listing, or stopped being a symlink before the readlink (replaced: see
 // synth_vanish_linux.go).
-func describe(under int, de fs.DirEntry, link *[]byte, stat bool) (entry, bool, error) {
-	e := entry{name: de.Name(), kind: typeKind(de.Type())}
-	if stat {
+func describe(dir int, name string, typ uint8, link *[]byte, stat bool) (entry, bool, error) {
+	e := entry{name: name, kind: typeKind(typ)}
+	if stat || typ == unix.DT_UNKNOWN {
 		var st unix.Stat_t
-		err := sys.Fstatat(under, de.Name(), &st, unix.AT_SYMLINK_NOFOLLOW)
+		err := sys.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 		if errors.Is(err, unix.ENOENT) {
 			return entry{}, false, nil
 		}
 		if err != nil {
 			return entry{}, false, err
 		}
-		e = entry{name: de.Name(), kind: kindOf(st.Mode), known: true, dev: st.Dev, ino: st.Ino, mode: st.Mode}
+		e.kind = kindOf(st.Mode)
+		if stat {
+			e.known, e.dev, e.ino, e.mode = true, st.Dev, st.Ino, st.Mode
+		}
 	}
 	if e.kind != unix.S_IFLNK {
 		return e, true, nil
@@ -132,7 +163,7 @@ func describe(under int, de fs.DirEntry, link *[]byte, stat bool) (entry, bool, 
 		*link = make([]byte, unix.PathMax)
 	}
 	buf := *link
-	n, err := sys.Readlinkat(under, e.name, buf)
+	n, err := sys.Readlinkat(dir, e.name, buf)
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EINVAL) {
 		return entry{}, false, nil
 	}
@@ -152,13 +183,13 @@ func kindOf(mode uint32) uint32 {
 	return unix.S_IFREG
 }
 
-// typeKind is kindOf for a listed type (getdents' d_type; os.ReadDir
-// looks a name up itself where the filesystem does not give one).
-func typeKind(t fs.FileMode) uint32 {
-	switch t.Type() {
-	case fs.ModeDir:
+// typeKind is kindOf for a listed type (getdents' d_type; DT_UNKNOWN is
+// looked at by describe).
+func typeKind(t uint8) uint32 {
+	switch t {
+	case unix.DT_DIR:
 		return unix.S_IFDIR
-	case fs.ModeSymlink:
+	case unix.DT_LNK:
 		return unix.S_IFLNK
 	}
 	return unix.S_IFREG

@@ -99,7 +99,7 @@ func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	}
 	ents, err := listEntries(under, v, func(name string) bool {
 		return v.Path == "/" || r.viewIn(v.Path, name)
-	})
+	}, r.listDir)
 	if err != nil {
 		if at != under && v.Path != "/" && errors.Is(err, unix.ENOENT) {
 			// A child view's directory removed on the host since it was

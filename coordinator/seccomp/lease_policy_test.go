@@ -61,41 +61,93 @@ func TestLeaseRules(t *testing.T) {
 	}
 }
 
-// The kernel headers' Linux-specific fcntl commands (linux-libc-dev).
-var fcntlHeaders = []string{"/usr/include/linux/fcntl.h"}
+// The kernel headers' fcntl commands (linux-libc-dev): the Linux-specific
+// ones (F_LINUX_SPECIFIC_BASE + n) and the classic ones below it.
+var fcntlHeaders = []string{"/usr/include/linux/fcntl.h", "/usr/include/asm-generic/fcntl.h"}
 
-var defineLinuxFcntl = regexp.MustCompile(`(?m)^#define\s+(F_\w+)\s+\(\s*F_LINUX_SPECIFIC_BASE\s*\+\s*(\d+)\s*\)`)
+var (
+	defineLinuxFcntl   = regexp.MustCompile(`(?m)^#define\s+(F_\w+)\s+\(\s*F_LINUX_SPECIFIC_BASE\s*\+\s*(\d+)\s*\)`)
+	defineClassicFcntl = regexp.MustCompile(`(?m)^#define\s+(F_\w+)\s+(\d+)\b`)
+)
 
-// Every Linux-specific fcntl command the installed kernel headers define
-// is classified in linuxFcntl, at the headers' number. A newer
+// notFcntlCommands are the classic header's F_ numbers that are not
+// commands: owner types, lock types, the Linux-specific base.
+var notFcntlCommands = []string{"F_OWNER_TID", "F_OWNER_PID", "F_OWNER_PGRP",
+	"F_RDLCK", "F_WRLCK", "F_UNLCK", "F_EXLCK", "F_SHLCK", "F_LINUX_SPECIFIC_BASE"}
+
+// newerFcntl are Linux-specific commands newer than the headers the tests
+// may find (Debian 12's linux-libc-dev is 6.1): each must be classified
+// whatever the headers define, with the kernel that brought it.
+var newerFcntl = []struct {
+	name  string
+	n     uint64 // F_LINUX_SPECIFIC_BASE + n
+	since string
+}{
+	{"F_DUPFD_QUERY", 3, "6.10"},
+	{"F_CREATED_QUERY", 4, "6.12"},
+	{"F_GETDELEG", 15, "6.19"},
+	{"F_SETDELEG", 16, "6.19"},
+}
+
+// Every fcntl command the installed kernel headers define, Linux-specific
+// or classic, and every one newer than them that newerFcntl knows, is
+// classified (linuxFcntl, classicFcntl) at its number. A newer
 // linux-libc-dev with a command the policy has not seen fails here, as
 // for syscalls (TestHeaderSyscallsAreClassified).
 func TestHeaderFcntlCommandsAreClassified(t *testing.T) {
-	b, err := os.ReadFile(fcntlHeaders[0])
-	if err != nil {
-		t.Skipf("no kernel headers (linux-libc-dev): %v", err)
+	for _, c := range newerFcntl {
+		if got, ok := linuxFcntl[c.name]; !ok || got.n != c.n {
+			t.Errorf("%s (F_LINUX_SPECIFIC_BASE + %d, Linux %s) is not classified at its number in linuxFcntl (coordinator/seccomp/lease.go)", c.name, c.n, c.since)
+		}
 	}
-	found := defineLinuxFcntl.FindAllStringSubmatch(string(b), -1)
-	if len(found) == 0 {
-		t.Fatalf("%s defines no F_LINUX_SPECIFIC_BASE command: the pattern is stale", fcntlHeaders[0])
-	}
-	for _, m := range found {
-		n, _ := strconv.ParseUint(m[2], 10, 32)
-		c, ok := linuxFcntl[m[1]]
+	linux := headerDefines(t, fcntlHeaders[0], defineLinuxFcntl)
+	for name, n := range linux {
+		c, ok := linuxFcntl[name]
 		switch {
 		case !ok:
 			t.Errorf("%s defines fcntl command %s (F_LINUX_SPECIFIC_BASE + %d), which the policy does not classify: "+
 				"allow it or refuse it in linuxFcntl (coordinator/seccomp/lease.go), then go generate ./coordinator/seccomp/",
-				fcntlHeaders[0], m[1], n)
+				fcntlHeaders[0], name, n)
 		case c.n != n:
-			t.Errorf("%s: %s is F_LINUX_SPECIFIC_BASE + %d in the headers, + %d in linuxFcntl", fcntlHeaders[0], m[1], n, c.n)
+			t.Errorf("%s: %s is F_LINUX_SPECIFIC_BASE + %d in the headers, + %d in linuxFcntl", fcntlHeaders[0], name, n, c.n)
+		}
+	}
+	for name, n := range headerDefines(t, fcntlHeaders[1], defineClassicFcntl) {
+		got, ok := classicFcntl[name]
+		switch {
+		case slices.Contains(notFcntlCommands, name):
+		case !ok:
+			t.Errorf("%s defines fcntl command %s (%d), which the policy does not classify: add it to classicFcntl "+
+				"(coordinator/seccomp/lease.go) if a member may use it, or refuse it as leaseRules does; "+
+				"if it is not a command, add it to notFcntlCommands", fcntlHeaders[1], name, n)
+		case got != n:
+			t.Errorf("%s: %s is %d in the headers, %d in classicFcntl", fcntlHeaders[1], name, n, got)
 		}
 	}
 }
 
+// headerDefines is name -> number for every match of re in the header,
+// skipping the test without the headers and failing when nothing matches
+// (a stale pattern).
+func headerDefines(t *testing.T, header string, re *regexp.Regexp) map[string]uint64 {
+	b, err := os.ReadFile(header)
+	if err != nil {
+		t.Skipf("no kernel headers (linux-libc-dev): %v", err)
+	}
+	found := re.FindAllStringSubmatch(string(b), -1)
+	if len(found) == 0 {
+		t.Fatalf("%s defines no fcntl command %s matches: the pattern is stale", header, re)
+	}
+	out := map[string]uint64{}
+	for _, m := range found {
+		out[m[1]], _ = strconv.ParseUint(m[2], 10, 32)
+	}
+	return out
+}
+
 // The classification and the rules agree: a command marked refused has
-// rules on fcntl and fcntl64, one marked allowed has none, and no two
-// commands share a number.
+// rules on fcntl and fcntl64, one marked allowed (every classic one) has
+// none, and no two Linux-specific commands share a number.
 func TestFcntlClassificationMatchesRules(t *testing.T) {
 	ruled := map[uint64][]string{}
 	for _, r := range Policy() {
@@ -116,6 +168,11 @@ func TestFcntlClassificationMatchesRules(t *testing.T) {
 		}
 		if c.refused != slices.Contains(refusedFcntl, name) {
 			t.Errorf("%s: refused %v, and refusedFcntl %v", name, c.refused, refusedFcntl)
+		}
+	}
+	for name, n := range classicFcntl {
+		if got := ruled[n]; len(got) > 0 || n >= fLinuxSpecificBase {
+			t.Errorf("%s (%d) is allowed in classicFcntl, but rules on %v", name, n, got)
 		}
 	}
 }
