@@ -68,7 +68,7 @@ test: unit integration soak
 PREV     ?= 10fa06a
 PREV_BIN := bin/acbox-prev
 bench: build $(PREV_BIN)
-	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_PREV_BIN=$(CURDIR)/$(PREV_BIN) $(GO) test -count=1 -tags bench -v -run 'TestBinary|TestStartup|TestLaunchTrace|TestCPU|TestParallel|TestMemory|TestIdleMemory|TestReportGrant|TestProxyPath|TestPersistedHome' ./tests/bench/ | grep -v '^[=-]'
+	ACBOX_BIN=$(CURDIR)/$(BIN) ACBOX_PREV_BIN=$(CURDIR)/$(PREV_BIN) $(GO) test -count=1 -tags bench -v -run 'TestBinary|TestStartup|TestSyscallCost|TestLaunchTrace|TestCPU|TestParallel|TestMemory|TestIdleMemory|TestReportGrant|TestProxyPath|TestPersistedHome' ./tests/bench/ | grep -v '^[=-]'
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem ./egress/
 
 $(PREV_BIN):

@@ -79,7 +79,7 @@ func (f PolicyFingerprint) Digest() string {
 // to the built-in policy makes TestPolicyDigestIsPinned fail until this
 // line is edited in the same change: its diff is the reviewed record that
 // the policy moved. Operators compare it with `acbox version --json`.
-const builtPolicyDigest = "e36d9bb698db7c73c63460193719f017d9d15cb30107d89375634982bdef2046"
+const builtPolicyDigest = "2fa05e85371b0324654442eefd9b757f11f1d0a13852d59233c49885a47d82f1"
 
 // policyDigest is computed once per process where no digest is written
 // down (builds for other architectures, which embed no seccomp filter).

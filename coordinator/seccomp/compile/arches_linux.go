@@ -26,9 +26,10 @@ type archFilter struct {
 
 // newFilters returns an empty filter for each architecture, in the order
 // given (the native one first), with the policy's default and bad-arch
-// actions, which seccomp_merge requires to be equal. The caller releases
-// them, also on error.
-func newFilters(arches []string) ([]archFilter, error) {
+// actions, which seccomp_merge requires to be equal, and layout l (the
+// merged filter keeps the first one's). The caller releases them, also on
+// error.
+func newFilters(arches []string, l layout) ([]archFilter, error) {
 	native := libseccompArch[arches[0]]
 	var fs []archFilter
 	for _, a := range arches {
@@ -53,6 +54,9 @@ func newFilters(arches []string) ([]archFilter, error) {
 		// process running after one thread made an x32 call.
 		if err := f.SetBadArchAction(libseccomp.ActKillProcess); err != nil {
 			return fs, fmt.Errorf("seccomp: bad-arch action: %w", err)
+		}
+		if err := f.SetOptimize(int(l)); err != nil {
+			return fs, fmt.Errorf("seccomp: layout %d (SCMP_FLTATR_CTL_OPTIMIZE): %w", l, err)
 		}
 	}
 	return fs, nil
