@@ -31,6 +31,11 @@ import (
 // SECCOMP_USER_NOTIF_FLAG_CONTINUE would let the kernel redo the lookup
 // of the member's descriptor number, which the member can change in
 // between. Unix sockets are listened on as asked.
+//
+// pidfd_getfd needs ptrace access to the member (PTRACE_MODE_ATTACH_
+// REALCREDS): a member that made itself non-dumpable is beyond a process
+// without CAP_SYS_PTRACE over its user namespace, so pid 1 keeps that
+// capability, the sandbox namespace's, in host mode (pid1Keeps).
 
 const listenGuardName = "listen_guard"
 
@@ -57,11 +62,17 @@ func probeListenGuard() error {
 	return nil
 }
 
+// pid1KeepsWhy is the enforced guard's note in the report: the one
+// capability pid 1 keeps for it (pid1Keeps).
+const pid1KeepsWhy = "pid 1 keeps CAP_SYS_PTRACE in the sandbox's user namespace (never the member's, never over host " +
+	"processes) to take the member's socket with pidfd_getfd, which a member that made itself non-dumpable " +
+	"(ssh-agent, gpg-agent) would otherwise refuse"
+
 // listenGuardControl records the guard in host mode: enforced when the
 // kernel has what it needs (probe, normally probeListenGuard), otherwise a
 // shortfall that refuses the launch (verify) unless --best-effort.
 func listenGuardControl(rep *policy.Report, probe func() error) {
-	c := policy.Control{Name: listenGuardName, Requested: true, Enforced: true}
+	c := policy.Control{Name: listenGuardName, Requested: true, Enforced: true, Why: pid1KeepsWhy}
 	if err := probe(); err != nil {
 		c.Enforced = false
 		c.Why = "--net host needs it to keep listen() from binding a port the kernel picks, which Landlock's " +
@@ -142,7 +153,7 @@ func answerListen(notify int, req *sys.SeccompNotif, allowed map[int]bool) (errn
 		if errors.Is(err, unix.EBADF) {
 			return unix.EBADF, true
 		}
-		return unix.EACCES, true // not ours to take (a member made non-dumpable): fail closed
+		return unix.EACCES, true // not ours to take (Yama's ptrace_scope 3, say): fail closed
 	}
 	defer sys.Close(sock)
 	return listenChecked(sock, int(int32(req.Args[1])), allowed), true
