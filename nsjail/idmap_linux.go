@@ -2,6 +2,7 @@ package nsjail
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,10 +32,15 @@ import (
 // needs more than those four: CAP_DAC_READ_SEARCH opens a grant beneath a
 // root-owned directory without search permission. Root's helper gets every
 // capability the kernel knows, as ambient ones; a user's helper gets
-// helperCaps, as before (a user's uid was never root in the namespace).
-// Both drop them all before the member's first instruction.
-func ambientCaps(uid int) []uintptr {
+// helperCaps, as before (a user's uid was never root in the namespace),
+// and in host mode CAP_SYS_PTRACE too, which pid 1 keeps for the listen
+// guard (pid1Keeps). The member's thread drops them all before its first
+// instruction.
+func ambientCaps(uid int, hostNet bool) []uintptr {
 	if uid != 0 {
+		if hostNet {
+			return append(slices.Clip(helperCaps), unix.CAP_SYS_PTRACE)
+		}
 		return helperCaps
 	}
 	all := make([]uintptr, lastCap()+1)

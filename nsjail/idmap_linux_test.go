@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -44,7 +46,7 @@ func TestWriteIDMapsRefused(t *testing.T) {
 
 // Root's helper gets every capability the kernel knows: 0 to the number in
 // /proc/sys/kernel/cap_last_cap, which lastCap's bisection must find; a
-// user's helper gets helperCaps.
+// user's helper gets helperCaps, and CAP_SYS_PTRACE too in host mode.
 func TestAmbientCapsAreTheKernelsCaps(t *testing.T) {
 	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
 	if err != nil {
@@ -57,11 +59,18 @@ func TestAmbientCapsAreTheKernelsCaps(t *testing.T) {
 	if got := lastCap(); got != want {
 		t.Fatalf("lastCap() = %d, cap_last_cap says %d", got, want)
 	}
-	all := ambientCaps(0)
+	all := ambientCaps(0, false)
 	if len(all) != want+1 || all[0] != 0 || all[want] != uintptr(want) {
 		t.Errorf("ambientCaps(0) = %v, want 0..%d", all, want)
 	}
-	if got := ambientCaps(1000); !slices.Equal(got, helperCaps) {
-		t.Errorf("ambientCaps(1000) = %v, want %v", got, helperCaps)
+	if got := ambientCaps(1000, false); !slices.Equal(got, helperCaps) {
+		t.Errorf("ambientCaps(1000, false) = %v, want %v", got, helperCaps)
+	}
+	host := append(slices.Clone(helperCaps), unix.CAP_SYS_PTRACE)
+	if got := ambientCaps(1000, true); !slices.Equal(got, host) {
+		t.Errorf("ambientCaps(1000, true) = %v, want %v", got, host)
+	}
+	if got := ambientCaps(0, true); !slices.Equal(got, all) {
+		t.Errorf("ambientCaps(0, true) = %v, want every capability", got)
 	}
 }

@@ -44,8 +44,9 @@ type Options struct {
 }
 
 // Capabilities a user's helper needs in its user namespace for setup (root's
-// gets them all: ambientCaps); it drops them all before the member's first
-// instruction.
+// gets them all: ambientCaps; host mode adds CAP_SYS_PTRACE, which pid 1
+// keeps for the listen guard); the member's thread drops them all before
+// its first instruction.
 var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP, unix.CAP_SYS_RESOURCE}
 
 // Launch runs the plan's command in a new sandbox and waits for it. It
@@ -205,7 +206,7 @@ func (l *launch) spawn(cfgR, stW *os.File) error {
 	attr := &syscall.SysProcAttr{
 		// vfork: the id maps are written after the exec (idmap_linux.go).
 		Cloneflags:  flags | unix.CLONE_VFORK | unix.CLONE_VM,
-		AmbientCaps: ambientCaps(uid),
+		AmbientCaps: ambientCaps(uid, l.plan.Network.Mode == "host"),
 		Pdeathsig:   syscall.SIGKILL,
 	}
 	l.cg.cloneInto(attr) // cgroup hook: v2 clones the helper into its cgroup

@@ -28,7 +28,7 @@ func applyLayers(cfg *helperConfig, rep *policy.Report) (*seccomp.Program, error
 	// it started could otherwise leave pid 1 spinning, never ready, never
 	// reaping (seen under load with TestSigpendingHeadroom).
 	t := time.Now()
-	if err := dropAllThreadsCaps(); err != nil {
+	if err := dropAllThreadsCaps(pid1Keeps(rep)); err != nil {
 		return nil, &stepError{step: "drop pid 1 capabilities", err: err}
 	}
 	rep.PhasesMS["drop_pid1_caps"] = ms(time.Since(t))
@@ -46,6 +46,23 @@ func applyLayers(cfg *helperConfig, rep *policy.Report) (*seccomp.Program, error
 	}
 	recordPrivileges(rep)
 	return prog, nil
+}
+
+// pid1Keeps is what pid 1's threads keep of their capabilities: nothing,
+// or with host mode's listen guard, CAP_SYS_PTRACE in the sandbox's user
+// namespace. The guard takes the member's socket with pidfd_getfd, which
+// needs ptrace access to the member; without the capability, a member
+// that made itself non-dumpable (ssh-agent and gpg-agent do, before they
+// listen) had every listen refused, Unix sockets too. The capability is
+// the namespace's: it reaches only processes whose credentials and memory
+// belong to it (the members), never the host's (docs/design.md, "Host
+// mode's listen guard"). The member's thread empties its own sets before the
+// fork (clearThreadCaps), so the member holds none of it.
+func pid1Keeps(rep *policy.Report) uint32 {
+	if guardEnforced(rep) {
+		return ptraceCap
+	}
+	return 0
 }
 
 // recordPrivileges reads back what the thread (and so the member) holds.

@@ -30,7 +30,13 @@ import (
 // the result. Checking and acting on one file leaves nothing to swap;
 // SECCOMP_USER_NOTIF_FLAG_CONTINUE would let the kernel redo the lookup
 // of the member's descriptor number, which the member can change in
-// between. Unix sockets are listened on as asked.
+// between. Unix sockets are listened on as asked; other families are
+// refused (localPort).
+//
+// pidfd_getfd needs ptrace access to the member (PTRACE_MODE_ATTACH_
+// REALCREDS): a member that made itself non-dumpable is beyond a process
+// without CAP_SYS_PTRACE over its user namespace, so pid 1 keeps that
+// capability, the sandbox namespace's, in host mode (pid1Keeps).
 
 const listenGuardName = "listen_guard"
 
@@ -57,11 +63,17 @@ func probeListenGuard() error {
 	return nil
 }
 
+// pid1KeepsWhy is the enforced guard's note in the report: the one
+// capability pid 1 keeps for it (pid1Keeps).
+const pid1KeepsWhy = "pid 1 keeps CAP_SYS_PTRACE in the sandbox's user namespace (never the member's, never over host " +
+	"processes) to take the member's socket with pidfd_getfd, which a member that made itself non-dumpable " +
+	"(ssh-agent, gpg-agent) would otherwise refuse"
+
 // listenGuardControl records the guard in host mode: enforced when the
 // kernel has what it needs (probe, normally probeListenGuard), otherwise a
 // shortfall that refuses the launch (verify) unless --best-effort.
 func listenGuardControl(rep *policy.Report, probe func() error) {
-	c := policy.Control{Name: listenGuardName, Requested: true, Enforced: true}
+	c := policy.Control{Name: listenGuardName, Requested: true, Enforced: true, Why: pid1KeepsWhy}
 	if err := probe(); err != nil {
 		c.Enforced = false
 		c.Why = "--net host needs it to keep listen() from binding a port the kernel picks, which Landlock's " +
@@ -142,7 +154,7 @@ func answerListen(notify int, req *sys.SeccompNotif, allowed map[int]bool) (errn
 		if errors.Is(err, unix.EBADF) {
 			return unix.EBADF, true
 		}
-		return unix.EACCES, true // not ours to take (a member made non-dumpable): fail closed
+		return unix.EACCES, true // not ours to take (Yama's ptrace_scope 3, say): fail closed
 	}
 	defer sys.Close(sock)
 	return listenChecked(sock, int(int32(req.Args[1])), allowed), true
@@ -176,14 +188,24 @@ func listenChecked(sock, backlog int, allowed map[int]bool) unix.Errno {
 }
 
 // localPort is the socket's local port and whether it is an inet one.
-// ENOTSOCK passes through: it is what listen says for a file.
+// ENOTSOCK passes through: it is what listen says for a file. A family
+// other than Unix and inet is refused with EOPNOTSUPP, unchecked and not
+// listened on: the guard checks only what it knows, and EOPNOTSUPP is
+// listen(2)'s own answer for a socket that cannot listen, the kernel's for
+// netlink, the one other family the member's seccomp filter lets it
+// create; EACCES would tell a program it lacked a permission it could ask
+// for, where no --bind-port rule can allow such a listener.
 func localPort(sock int) (port int, inet bool, err error) {
 	domain, err := sys.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_DOMAIN, "SO_DOMAIN")
 	if err != nil {
 		return 0, false, err
 	}
-	if domain != unix.AF_INET && domain != unix.AF_INET6 {
+	switch domain {
+	case unix.AF_UNIX:
 		return 0, false, nil
+	case unix.AF_INET, unix.AF_INET6:
+	default:
+		return 0, false, unix.EOPNOTSUPP
 	}
 	if typ, err := sys.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_TYPE, "SO_TYPE"); err != nil || typ == unix.SOCK_DGRAM {
 		return 0, true, unix.EOPNOTSUPP // what listen says for UDP, which has no listen

@@ -54,6 +54,24 @@ func TestListenChecked(t *testing.T) {
 			}
 			return s
 		}, 0},
+		{"netlink", func(t *testing.T) int {
+			s, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_ROUTE)
+			if err != nil {
+				t.Skipf("netlink socket: %v", err)
+			}
+			return s
+		}, unix.EOPNOTSUPP},
+		{"vsock, bound (a family the guard does not check)", func(t *testing.T) int {
+			s, err := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				t.Skipf("vsock socket: %v", err)
+			}
+			if err := unix.Bind(s, &unix.SockaddrVM{CID: unix.VMADDR_CID_ANY, Port: unix.VMADDR_PORT_ANY}); err != nil {
+				unix.Close(s)
+				t.Skipf("vsock bind: %v", err)
+			}
+			return s
+		}, unix.EOPNOTSUPP},
 		{"a pipe", func(t *testing.T) int {
 			var p [2]int
 			if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {

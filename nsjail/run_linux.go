@@ -91,25 +91,30 @@ func (s *sandbox) reap() int {
 	}
 }
 
-// capset's arguments for dropAllThreadsCaps: empty sets. Package
-// variables, because the other threads read them through plain addresses
-// while the calling goroutine's stack may move (escape analysis kept the
-// former locals on the stack).
+// capset's arguments for dropAllThreadsCaps: empty sets, but for the
+// capability kept. Package variables, because the other threads read them
+// through plain addresses while the calling goroutine's stack may move
+// (escape analysis kept the former locals on the stack).
 var (
 	dropHdr  = unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	dropData [2]unix.CapUserData
 )
 
+// ptraceCap is CAP_SYS_PTRACE's bit in the first word of capset's data.
+const ptraceCap = 1 << unix.CAP_SYS_PTRACE
+
 // dropAllThreadsCaps empties pid 1's capability sets on every thread (psx
 // runs the syscall on all threads under cgo), once setup is done and
-// before the member exists (applyLayers). One broadcast: emptying the
-// permitted and inheritable sets empties the ambient set too (the kernel
-// keeps ambient a subset of both, cap_capset), so a separate
-// PR_CAP_AMBIENT_CLEAR_ALL round would signal every thread again for
-// nothing; TestDropAllThreadsCaps checks the four sets on every thread.
-// Raw on purpose: coordinator/sys calls on the calling thread only, and
-// psx must be the one to broadcast the call.
-func dropAllThreadsCaps() error {
+// before the member exists (applyLayers), keeping only keep (0 or
+// ptraceCap, bits of the first word) in the permitted and effective sets.
+// One broadcast: emptying the inheritable set empties the ambient set too
+// (the kernel keeps ambient a subset of permitted and inheritable,
+// cap_capset), so a separate PR_CAP_AMBIENT_CLEAR_ALL round would signal
+// every thread again for nothing; TestDropAllThreadsCaps checks the four
+// sets on every thread. Raw on purpose: coordinator/sys calls on the
+// calling thread only, and psx must be the one to broadcast the call.
+func dropAllThreadsCaps(keep uint32) error {
+	dropData[0].Permitted, dropData[0].Effective = keep, keep
 	if _, _, e := psx.Syscall3(unix.SYS_CAPSET, ptr(&dropHdr), ptrData(&dropData[0]), 0); e != 0 {
 		return os.NewSyscallError("capset", e)
 	}

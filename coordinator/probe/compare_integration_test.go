@@ -128,6 +128,7 @@ var dockerSkips = map[string]bool{"life.nested-wider": true, "life.cross-sandbox
 	"net.host-bind": true, "net.host-abstract-unix": true, "net.host-mptcp": true,
 	"net.host-fastopen-unlisted":   true,
 	"net.host-listen-unbound":      true,
+	"net.host-listen-nondumpable":  true,
 	"life.delegate-binds-readonly": true, "life.etc-root-only": true, "life.terminal-kept": true}
 
 // differs: any two verdicts that are not the same, except where a race

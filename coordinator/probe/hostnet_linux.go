@@ -30,6 +30,7 @@ func hostNetProbes() []Probe {
 			Expect: "--net host: Multipath TCP sockets fail with EPROTONOSUPPORT (Landlock's TCP rules would not cover them)", Run: mptcp},
 		fastOpenProbe(),
 		listenProbe(),
+		nonDumpableProbe(),
 	}
 }
 

@@ -40,13 +40,21 @@ func TestPidNamespace(t *testing.T) {
 
 // TestPrivileges: the member runs in a session of its own, with every
 // capability set empty, no_new_privs and a seccomp filter; it cannot
-// create a user namespace.
+// create a user namespace. In host mode too, where pid 1 keeps
+// CAP_SYS_PTRACE for the listen guard and must not pass it on.
 func TestPrivileges(t *testing.T) {
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("unshare(1) is not on this host")
 	}
 	forEachMode(t, func(t *testing.T, m mode) {
-		probe(t, m, nil, `
+		for _, netMode := range []string{"none", "host"} {
+			t.Run(netMode, func(t *testing.T) { privileges(t, m, netMode) })
+		}
+	})
+}
+
+func privileges(t *testing.T, m mode, netMode string) {
+	probe(t, m, []string{"--net", netMode}, `
 field() { awk -v k="$1:" '$1 == k { print $2 }' /proc/$$/status; }
 stat() { set -- $(cat /proc/$1/stat); echo "$6"; }
 yes own-session       'test "$(stat $$)" = "$$"'
@@ -64,7 +72,6 @@ no  unshare-map-root  'unshare -r true'
 no  unshare-net       'unshare -n true'
 no  unshare-mount     'unshare -m true'
 `)
-	})
 }
 
 // TestSessionOnHost: seen from the host, the member leads a session other
