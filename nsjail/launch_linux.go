@@ -138,6 +138,9 @@ type launch struct {
 	cg                  *cgroup // the sandbox's cgroup, or none (cgroup_linux.go)
 	leafFDs             []int   // the helper's descriptors of the v1 leaves
 	memberSlack         uint64  // the spawning thread's timer slack before lendSlack
+	// forked is the report of pid 1's fork message: from then on the
+	// member may have run (supervise_linux.go).
+	forked *policy.Report
 }
 
 func (l *launch) run() (*backend.Outcome, error) {

@@ -46,7 +46,10 @@ func (m memberIO) fds() []uintptr {
 // right before it loads the filter (which refuses setting it) and forks;
 // this goroutine, on an unfiltered thread, restores pid 1's own as soon as
 // the member is forked.
-func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal) (int, error) {
+//
+// f sends the fork message right before the fork (restrictAndExec), and
+// has the member forked with the OOM killer's preference (oomadj_linux.go).
+func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal, f *forking) (int, error) {
 	type result struct {
 		pid int
 		err error
@@ -59,7 +62,7 @@ func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<
 	go func() {
 		signal.Notify(sigs, forwarded...)
 		runtime.LockOSThread()
-		pid, err := restrictAndExec(cfg, rep, mio)
+		pid, err := restrictAndExec(cfg, rep, mio, f)
 		ch <- result{pid, err}
 	}()
 	r := <-ch
@@ -74,7 +77,7 @@ func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<
 	return r.pid, r.err
 }
 
-func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (int, error) {
+func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO, f *forking) (int, error) {
 	plan := cfg.Plan
 	if err := restoreSlack(); err != nil {
 		return 0, &stepError{step: "timer slack", err: err}
@@ -108,7 +111,9 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (int, 
 	}
 	t = time.Now()
 	defer func() { rep.PhasesMS["exec"] = ms(time.Since(t)) }()
+	f.before(rep)
 	pid, err := syscall.ForkExec(path, plan.Command, attr)
+	f.after()
 	if notify >= 0 {
 		// A goroutine of its own, never this thread: this one is the
 		// member's, and the Go runtime discards it when startMember's

@@ -59,7 +59,9 @@ type helperConfig struct {
 
 // helperMsg is one frame on the status pipe from the helper to the parent.
 type helperMsg struct {
-	Kind   string         `json:"kind"` // "ready", "exit", "error"
+	// Kind: "fork" (the member is about to be forked: from then on it may
+	// run), "ready", "exit", "error".
+	Kind   string         `json:"kind"`
 	Report *policy.Report `json:"report,omitempty"`
 	Pid    int            `json:"pid,omitempty"` // member pid inside the sandbox
 	Code   int            `json:"code,omitempty"`

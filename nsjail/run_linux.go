@@ -19,6 +19,9 @@ var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT
 // up its capabilities first, applyLayers), reports ready, and then reaps
 // and forwards signals until the member exits.
 func (s *sandbox) run() (int, error) {
+	// Opened while pid 1 still owns its /proc files (oomadj_linux.go).
+	fork := &forking{status: s.status, adj: openOOMAdj()}
+	defer fork.adj.close()
 	// Not dumpable: the member (same uid) cannot read /proc/1/environ, fd,
 	// mem or ptrace pid 1. execve resets this for the member itself.
 	if err := sys.Prctl("PR_SET_DUMPABLE", unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -36,7 +39,10 @@ func (s *sandbox) run() (int, error) {
 	// signals on from then, and an uncaught SIGTERM would end pid 1 (Go's
 	// default action).
 	sigs := make(chan os.Signal, 32)
-	pid, err := startMember(s.cfg, s.rep, s.mio, sigs)
+	if beforeMemberStart != nil {
+		beforeMemberStart(s.cfg)
+	}
+	pid, err := startMember(s.cfg, s.rep, s.mio, sigs, fork)
 	if err != nil {
 		return 0, err
 	}
@@ -49,9 +55,10 @@ func (s *sandbox) run() (int, error) {
 	return s.reap(), nil
 }
 
-// afterMemberStart is a test hook (set only in the test binary's pid 1):
-// it runs once the member exists, before the ready message.
-var afterMemberStart func(*helperConfig)
+// afterMemberStart and beforeMemberStart are test hooks (set only in the
+// test binary's pid 1): they run once the member exists, before the ready
+// message, and before pid 1 starts it (and sends its fork message).
+var afterMemberStart, beforeMemberStart func(*helperConfig)
 
 // forward passes the signals pid 1 receives on to the member.
 func forward(sigs <-chan os.Signal, pid int) {

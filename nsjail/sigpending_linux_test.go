@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
 )
 
@@ -17,8 +18,12 @@ import (
 // has used up its pending signals before pid 1 goes on.
 const floodMarker = "acbox-test-flood-first"
 
-// stallMarker makes it stall for a minute instead.
-const stallMarker = "acbox-test-stall"
+// stallMarker makes it stall for a minute instead; stallFirstMarker
+// makes it stall before it starts the member (beforeMemberStart).
+const (
+	stallMarker      = "acbox-test-stall"
+	stallFirstMarker = "acbox-test-stall-first"
+)
 
 func init() {
 	afterMemberStart = func(cfg *helperConfig) {
@@ -26,6 +31,11 @@ func init() {
 		case slices.Contains(cfg.Plan.Command, floodMarker):
 			time.Sleep(300 * time.Millisecond)
 		case slices.Contains(cfg.Plan.Command, stallMarker):
+			time.Sleep(time.Minute)
+		}
+	}
+	beforeMemberStart = func(cfg *helperConfig) {
+		if slices.Contains(cfg.Plan.Command, stallFirstMarker) {
 			time.Sleep(time.Minute)
 		}
 	}
@@ -110,7 +120,7 @@ func TestSetupDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.Cwd = "/"
-	plan, err := policy.Resolve(policy.Spec{Command: []string{"sh", "-c", "sleep 30", stallMarker}}, h)
+	plan, err := policy.Resolve(policy.Spec{Command: []string{"sh", "-c", "sleep 30", stallFirstMarker}}, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,5 +131,32 @@ func TestSetupDeadline(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("the launch took %s to give up", d)
+	}
+}
+
+// TestSetupDeadlineAfterFork: a pid 1 that started the member but never
+// reports ready is ended at the deadline too, and the member is reported
+// killed with it (137, with a started report), not as a launch that ran
+// nothing.
+func TestSetupDeadlineAfterFork(t *testing.T) {
+	old := setupDeadline
+	setupDeadline = 500 * time.Millisecond
+	defer func() { setupDeadline = old }()
+	h, err := policy.HostFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Cwd = "/"
+	plan, err := policy.Resolve(policy.Spec{Command: []string{"sh", "-c", "sleep 30", stallMarker}}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readies := 0
+	out, err := Launch(plan, Options{OnReady: func(backend.Started) { readies++ }})
+	if err != nil {
+		t.Fatalf("a pid 1 stalled after the member's start: %v, want the member reported killed", err)
+	}
+	if out.Code != 137 || out.Report == nil || readies != 1 {
+		t.Errorf("outcome %+v, started %d times; want 137 with the report, started once", *out, readies)
 	}
 }

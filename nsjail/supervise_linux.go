@@ -41,6 +41,13 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Ou
 				continue
 			}
 			l.kill()
+			if l.forked != nil {
+				// The member may have run: it is reported killed with
+				// the sandbox, not as a launch that ran nothing.
+				res.Duration = time.Since(l.start)
+				l.diedWithMember(res, fmt.Sprintf("the sandbox's pid 1 started the member but did not report it running within %s, so the sandbox was ended", setupDeadline))
+				return res, nil
+			}
 			return nil, fmt.Errorf("%w: the sandbox's pid 1 did not report ready within %s of its release, so it was ended "+
 				"(it waits on the kernel when the user's queued signals are all used up, by other sandboxes' members or "+
 				"other processes of the user: see `ulimit -i`); the launch can be retried once they are freed",
@@ -89,6 +96,8 @@ func (l *launch) supervise(st *bufio.Reader, sigs <-chan os.Signal) (*backend.Ou
 
 func (l *launch) handle(m helperMsg, res *backend.Outcome) error {
 	switch m.Kind {
+	case "fork":
+		l.forked = m.Report
 	case "ready":
 		if m.Entered != len(l.leafFDs) {
 			return fmt.Errorf("%w: pid 1 entered %d of the sandbox's %d cgroup leaves: the binary run as pid 1 (%s) is not the build of this acbox; run acbox's own binary", policy.ErrCannotSandbox, m.Entered, len(l.leafFDs), l.opt.Exe)
@@ -133,19 +142,64 @@ func (l *launch) finish(res *backend.Outcome) (*backend.Outcome, error) {
 		return res, nil
 	}
 	// The helper died without reporting the member's exit: killed from
-	// outside, or crashed. Report its own status.
-	ws := l.child.ws
-	if ws.Signaled() && ws.Signal() == syscall.SIGKILL && res.Report != nil {
-		// Killed after it reported ready: the member ran and died with its
-		// pid namespace (a stop, or the end of the sandbox a --within
-		// child was launched in, escalated to the sandbox); as if SIGKILLed.
-		res.Code, res.Signal = 128+int(syscall.SIGKILL), int(syscall.SIGKILL)
+	// outside, or crashed.
+	switch diedAs(l.child.ws, l.forked != nil, res.Report != nil) {
+	case diedWithMember:
+		l.diedWithMember(res, pid1Died(l.child.ws))
 		return res, nil
-	}
-	if ws.Signaled() {
-		return nil, fmt.Errorf("%w: the sandbox was killed by signal %d before the member exited", policy.ErrCannotSandbox, int(ws.Signal()))
+	case diedBySignal:
+		return nil, fmt.Errorf("%w: the sandbox was killed by signal %d before the member started", policy.ErrCannotSandbox, int(l.child.ws.Signal()))
 	}
 	return nil, errors.New("the sandbox ended before the member started; see the errors above")
+}
+
+// How pid 1's death without the member's exit message is reported.
+const (
+	diedBeforeMember = iota // pid 1 exited on its own: its error message says why
+	diedBySignal            // killed before the member could run: 126, nothing ran
+	diedWithMember          // the member may have run: it died with its pid namespace
+)
+
+// diedAs classifies pid 1's death. Once pid 1 has sent its fork message
+// (forked), or ready, the member may have run, whatever ended pid 1 (the
+// memory cgroup's OOM killer, which picks pid 1 when the member's memory
+// is the kernel's, a stop escalated to SIGKILL, a crash): the kernel
+// SIGKILLed the member with its pid namespace, and 126 ("nothing was
+// run") would have a client run it again elsewhere.
+func diedAs(ws syscall.WaitStatus, forked, ready bool) int {
+	switch {
+	case forked || ready:
+		return diedWithMember
+	case ws.Signaled():
+		return diedBySignal
+	}
+	return diedBeforeMember
+}
+
+// diedWithMember reports the member as SIGKILLed (it died with its pid
+// namespace), with the started event it may not have had (pid 1 can die
+// between the fork and its ready message), and says why on stderr.
+func (l *launch) diedWithMember(res *backend.Outcome, why string) {
+	res.Code, res.Signal = 128+int(syscall.SIGKILL), int(syscall.SIGKILL)
+	if res.Report == nil {
+		res.Report = l.forked
+		if l.opt.OnReady != nil {
+			l.opt.OnReady(backend.Started{ID: l.opt.ID, Pid: l.child.pid, Report: res.Report})
+		}
+	}
+	fmt.Fprintf(l.opt.Stderr, "acbox: %s; the member was killed with it\n", why)
+}
+
+// pid1Died says how pid 1 ended while the member ran.
+func pid1Died(ws syscall.WaitStatus) string {
+	if !ws.Signaled() {
+		return fmt.Sprintf("the sandbox's pid 1 exited with status %d while the member ran", ws.ExitStatus())
+	}
+	by := ""
+	if ws.Signal() == syscall.SIGKILL {
+		by = " (by acbox stop after its grace, or by the out-of-memory killer of the sandbox's memory limit)"
+	}
+	return fmt.Sprintf("the sandbox's pid 1 was killed by signal %d while the member ran%s", int(ws.Signal()), by)
 }
 
 // readMsgs passes pid 1's status frames on until the pipe closes. A

@@ -22,6 +22,7 @@ type Config struct {
 	// Command is the member's argv; a leading "--" is dropped.
 	Command               []string
 	Stdin, Stdout, Stderr *os.File
+	adj                   oomAdj // the OOM killer's preference for the member (oomadj.go)
 }
 
 // Run serves the proxy bridge, waits for the gate's release and runs the
@@ -35,6 +36,7 @@ func Run(c Config) (int, error) {
 	if len(cmd) == 0 {
 		return 0, fmt.Errorf("%w: container-init: no member command", policy.ErrInvalid)
 	}
+	c.adj = openOOMAdj() // while its /proc files are still the init's
 	// Not dumpable: the member (same uid) cannot ptrace this process or
 	// read its memory; the token it held is spent anyway.
 	if err := undumpable(); err != nil {

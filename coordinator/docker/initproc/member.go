@@ -31,7 +31,10 @@ func (c Config) runMember(argv []string, rel *gate.Released, data uint64, sigs <
 		return 126
 	}
 	m := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr}
-	if err := startWithData(m, data); err != nil {
+	c.adj.raise() // inherited by the member from its start
+	err = startWithData(m, data)
+	c.adj.restore()
+	if err != nil {
 		return c.execFailed(rel, argv[0], path, err)
 	}
 	// SIGINT too on a terminal: acbox's own terminal is raw then, so a
