@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/acbox/acbox/coordinator/backend"
@@ -146,12 +147,16 @@ type sockets struct {
 // to acbox (held meanwhile), a broker whose requests hang.
 func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, req Request, id string, so sockets, scan ScanCheck, requester []int) (*Result, error) {
 	io := req.Stdio
+	// acbox's own lines on the member's stderr (the user's terminal, or a
+	// requester's) pass through policy.MessageWriter; the member's output
+	// goes to io.Err itself.
+	msgs := policy.MessageWriter(io.Err)
 	dir, br := so.dir, so.br
 	b, err := l.backendFor(plan)
 	if err != nil {
 		return nil, err
 	}
-	release, entry, err := l.admit(ctx, plan, b, id, io.Err)
+	release, entry, err := l.admit(ctx, plan, b, id, msgs)
 	if err != nil {
 		return nil, err
 	}
@@ -180,14 +185,14 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 			return nil, err
 		}
 	}
-	io = guardTerminals(c, plan, io, io.Err) // termguard.go: the member may change or read a terminal it is handed
-	held := holdSignals(io.Err)
+	io = guardTerminals(c, plan, io, msgs) // termguard.go: the member may change or read a terminal it is handed
+	held := holdSignals(msgs)
 	c.Add(held.release)
 	held.relay(req.Signals)
 	// The watch ends with the sandbox: the checks after the run are not
 	// cut short by a requester that ends meanwhile.
-	var sandbox sandboxPin                                                  // its pid 1, for a stop that must not skip the checks
-	unwatch := watchRequester(requester, io.Err, plan.Parent, id, &sandbox) // within_watch.go
+	var sandbox sandboxPin                                                // its pid 1, for a stop that must not skip the checks
+	unwatch := watchRequester(requester, msgs, plan.Parent, id, &sandbox) // within_watch.go
 	out, err := b.Launch(plan, backend.LaunchIO{ID: id, Stdin: io.In, Stdout: io.Out, Stderr: io.Err, ProxySocket: socket, RunDir: dir.path,
 		OnReady: func(st backend.Started) {
 			so.bind(plan, st)
@@ -201,8 +206,8 @@ func (l *Launcher) launch(ctx context.Context, c *Cleanup, plan *policy.Plan, re
 	egressEvents.Open()
 	// The sandboxes launched --within this one end with its member (their
 	// own watch) and run their checks; this one's checks come after them.
-	werr := l.endWithin(id, io.Err) // within_end.go
-	r, ferr := l.finish(io, br, git, scan, id, out, err)
+	werr := l.endWithin(id, msgs) // within_end.go
+	r, ferr := l.finish(msgs, br, git, scan, id, out, err)
 	if werr != nil {
 		ferr = errors.Join(werr, ferr)
 	}
@@ -229,8 +234,8 @@ func (l *Launcher) started(plan *policy.Plan, st backend.Started, pin *sandboxPi
 // finish runs the checks after the run, also after a failed launch (the
 // member may have run), and emits the exited event, with the exit scan,
 // whenever the backend reported how the member ended.
-func (l *Launcher) finish(io Stdio, br *broker, git GitCheck, scan ScanCheck, id string, out *backend.Outcome, err error) (*Result, error) {
-	r, moved, aerr := afterRun(io.Err, br, git, scan)
+func (l *Launcher) finish(errw io.Writer, br *broker, git GitCheck, scan ScanCheck, id string, out *backend.Outcome, err error) (*Result, error) {
+	r, moved, aerr := afterRun(errw, br, git, scan)
 	r.Outcome = out
 	if out != nil {
 		// The member ran: its outcome comes first, also when a check after

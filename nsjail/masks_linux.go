@@ -65,11 +65,11 @@ func (r *rootfs) mask(m policy.Mask) error {
 		return nil // gone: nothing to mount on, as for a name absent at launch (verifyMasks checks it stays so)
 	}
 	if err != nil {
-		return fmt.Errorf("mask %s: %w (it changed since it was checked; retry)", m.Path, err)
+		return fmt.Errorf("mask %s: %w (it changed since it was checked; retry)", policy.Quote(m.Path), err)
 	}
 	defer sys.Close(fd)
 	if dev, ino, err := fdIdent(fd); err != nil || dev != m.Dev || ino != m.Ino {
-		return fmt.Errorf("mask %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", m.Path, dev, ino, m.Dev, m.Ino)
+		return fmt.Errorf("mask %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", policy.Quote(m.Path), dev, ino, m.Dev, m.Ino)
 	}
 	rec := policy.MountRecord{Target: m.Path, Kind: "mask", Dev: m.Dev, Ino: m.Ino}
 	if m.Kind == "dir" {
@@ -128,7 +128,7 @@ func (r *rootfs) verifyMasks() error {
 		dev, ino, err := fdIdent(fd)
 		sys.Close(fd)
 		if err != nil || (dev == m.Dev && ino == m.Ino) {
-			return fmt.Errorf("mask %s is not in force in the new root (dev/ino %d/%d is the masked file)", m.Path, dev, ino)
+			return fmt.Errorf("mask %s is not in force in the new root (dev/ino %d/%d is the masked file)", policy.Quote(m.Path), dev, ino)
 		}
 	}
 	return nil
@@ -153,7 +153,7 @@ func (r *rootfs) verifyView(v policy.ViewDir) error {
 		return nil // its directory vanished or was replaced on the host: left out (synth_vanish_linux.go)
 	}
 	if err != nil {
-		return fmt.Errorf("view %s is not reachable in the new root: %w", v.Path, err)
+		return fmt.Errorf("view %s is not reachable in the new root: %w", policy.Quote(v.Path), err)
 	}
 	defer sys.Close(fd)
 	dev, ino, err := fdIdent(fd)
@@ -162,7 +162,7 @@ func (r *rootfs) verifyView(v policy.ViewDir) error {
 		if underPrivate(v.Path) {
 			return nil
 		}
-		return fmt.Errorf("view %s is not in force in the new root (dev/ino %d/%d, its snapshot is %d/%d)", v.Path, dev, ino, want.Dev, want.Ino)
+		return fmt.Errorf("view %s is not in force in the new root (dev/ino %d/%d, its snapshot is %d/%d)", policy.Quote(v.Path), dev, ino, want.Dev, want.Ino)
 	}
 	names, err := listNames(fd, v.Path)
 	if err != nil {
@@ -170,7 +170,7 @@ func (r *rootfs) verifyView(v policy.ViewDir) error {
 	}
 	for _, name := range names {
 		if hidden(v, name) {
-			return fmt.Errorf("view %s shows the masked name %s", v.Path, name)
+			return fmt.Errorf("view %s shows the masked name %s", policy.Quote(v.Path), policy.Quote(name))
 		}
 	}
 	return nil

@@ -136,18 +136,18 @@ func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO, f *for
 func execFailed(cmd, path string, err error) error {
 	class := policy.ExecClass(err)
 	if class == "" {
-		return &stepError{step: "exec " + cmd, err: err}
+		return &stepError{step: "exec " + policy.Quote(cmd), err: err}
 	}
 	var errno syscall.Errno
 	why := err.Error()
 	if errors.As(err, &errno) {
 		why = errno.Error()
 	}
-	detail := path + ": " + why
+	detail := policy.Quote(path) + ": " + why
 	if class == policy.ExecNotFound {
 		// lookPath found the file: what is missing is its interpreter
 		// (#!) or its dynamic loader.
-		detail = path + " exists, but its interpreter or dynamic loader does not"
+		detail = policy.Quote(path) + " exists, but its interpreter or dynamic loader does not"
 	}
 	return &policy.ExecError{Command: cmd, Class: class, Detail: detail}
 }
@@ -196,7 +196,7 @@ func lookPath(cmd string, env []string, cwd string) (string, error) {
 	if denied != nil {
 		return "", denied
 	}
-	return "", &policy.ExecError{Command: cmd, Class: policy.ExecNotFound, Detail: "PATH=" + path}
+	return "", &policy.ExecError{Command: cmd, Class: policy.ExecNotFound, Detail: "PATH=" + policy.Quote(path)}
 }
 
 // checkExecutable refuses what execve would: a missing file, a directory,

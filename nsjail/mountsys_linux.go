@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
 
@@ -33,10 +34,10 @@ func (e *MountError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Op)
 	if e.Source != "" {
-		fmt.Fprintf(&b, " src=%s", e.Source)
+		fmt.Fprintf(&b, " src=%s", policy.Quote(e.Source))
 	}
 	if e.Target != "" {
-		fmt.Fprintf(&b, " dst=%s", e.Target)
+		fmt.Fprintf(&b, " dst=%s", policy.Quote(e.Target))
 	}
 	if e.Flags != "" {
 		fmt.Fprintf(&b, " flags=%s", e.Flags)

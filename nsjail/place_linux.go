@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
 
@@ -48,7 +49,7 @@ func (r *rootfs) verifyPlaced() error {
 			dev, ino = vi.host.Dev, vi.host.Ino // its snapshot (synth_linux.go)
 		}
 		if err != nil || dev != rec.Dev || ino != rec.Ino {
-			return fmt.Errorf("%s at %s is not what was checked after mounting (dev/ino %d/%d, expected %d/%d)", rec.Kind, rec.Target, dev, ino, rec.Dev, rec.Ino)
+			return fmt.Errorf("%s at %s is not what was checked after mounting (dev/ino %d/%d, expected %d/%d)", rec.Kind, policy.Quote(rec.Target), dev, ino, rec.Dev, rec.Ino)
 		}
 	}
 	return nil

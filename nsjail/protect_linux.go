@@ -33,11 +33,11 @@ func (r *rootfs) carve(c policy.Carveout) error {
 	rel := strings.TrimPrefix(c.Path, "/")
 	fd, err := openNoFollow(r.root, rel, c.Kind == "dir", true)
 	if err != nil {
-		return fmt.Errorf("protected path %s: %w (it changed since it was checked; retry)", c.Path, err)
+		return fmt.Errorf("protected path %s: %w (it changed since it was checked; retry)", policy.Quote(c.Path), err)
 	}
 	defer sys.Close(fd)
 	if dev, ino, err := fdIdent(fd); err != nil || dev != c.Dev || ino != c.Ino {
-		return fmt.Errorf("protected path %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", c.Path, dev, ino, c.Dev, c.Ino)
+		return fmt.Errorf("protected path %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", policy.Quote(c.Path), dev, ino, c.Dev, c.Ino)
 	}
 	tree, err := cloneTree(fd, c.Path)
 	if err != nil {
@@ -79,7 +79,7 @@ func (r *rootfs) verifyCarved() error {
 		sys.Close(fd)
 		ro := st.Flags&unix.ST_RDONLY != 0
 		if err != nil || dev != c.Dev || ino != c.Ino || ro != (c.Mode == policy.CarveReadOnly) {
-			return fmt.Errorf("protected path %s is not in force in the new root (dev/ino %d/%d, read-only %v): %w", c.Path, dev, ino, ro, err)
+			return fmt.Errorf("protected path %s is not in force in the new root (dev/ino %d/%d, read-only %v): %w", policy.Quote(c.Path), dev, ino, ro, err)
 		}
 	}
 	return nil

@@ -61,7 +61,7 @@ func wantReadOnly(rec policy.MountRecord) (bool, error) {
 	}
 	ro := flagsReadOnly(rec.Flags)
 	if ownBind(rec) && !ro {
-		return false, fmt.Errorf("acbox's own bind %s (of %s) is read-write (%s), which would let the member change the host's file: refusing to start (a bug in acbox; report it)", rec.Target, rec.Source, rec.Flags)
+		return false, fmt.Errorf("acbox's own bind %s (of %s) is read-write (%s), which would let the member change the host's file: refusing to start (a bug in acbox; report it)", policy.Quote(rec.Target), policy.Quote(rec.Source), rec.Flags)
 	}
 	return ro, nil
 }
@@ -98,7 +98,7 @@ func covered(recs []policy.MountRecord, i int) bool {
 func (r *rootfs) checkReadOnly(rec policy.MountRecord) error {
 	fd, err := openNoFollow(r.root, strings.TrimPrefix(rec.Target, "/"), false, true)
 	if err != nil {
-		return fmt.Errorf("%s %s cannot be checked for read-only in the new root: %w (it changed since it was mounted; retry)", rec.Kind, rec.Target, err)
+		return fmt.Errorf("%s %s cannot be checked for read-only in the new root: %w (it changed since it was mounted; retry)", rec.Kind, policy.Quote(rec.Target), err)
 	}
 	defer sys.Close(fd)
 	var st unix.Statfs_t
@@ -106,7 +106,7 @@ func (r *rootfs) checkReadOnly(rec policy.MountRecord) error {
 		return err
 	}
 	if st.Flags&unix.ST_RDONLY == 0 {
-		return fmt.Errorf("%s %s is mounted read-write in the new root, though it should be read-only: refusing to start (a bug in acbox; report it)", rec.Kind, rec.Target)
+		return fmt.Errorf("%s %s is mounted read-write in the new root, though it should be read-only: refusing to start (a bug in acbox; report it)", rec.Kind, policy.Quote(rec.Target))
 	}
 	return nil
 }

@@ -194,7 +194,7 @@ func (r *rootfs) addClone(src, target, kind string, dir bool, attrs uint64, veri
 	if verify {
 		want, ok := r.cfg.identOf(src)
 		if !ok || want.Dev != dev || want.Ino != ino {
-			return fmt.Errorf("%s %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to mount it", kind, src, dev, ino, want.Dev, want.Ino)
+			return fmt.Errorf("%s %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to mount it", kind, policy.Quote(src), dev, ino, want.Dev, want.Ino)
 		}
 	}
 	tree, err := cloneTree(fd, src)

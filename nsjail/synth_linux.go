@@ -57,7 +57,7 @@ func (r *rootfs) applyViews() error {
 			continue // vanished: the root's snapshot leaves the name out (keepViews)
 		}
 		if err != nil {
-			return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
+			return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", policy.Quote(v.Path), err)
 		}
 		err = r.snapshot(v, under, under)
 		sys.Close(under)
@@ -95,7 +95,7 @@ func (r *rootfs) viewIn(dir, name string) bool {
 // parent's snapshot otherwise).
 func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	if dev, ino, err := fdIdent(under); err != nil || dev != v.Dev || ino != v.Ino {
-		return fmt.Errorf("view %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", v.Path, dev, ino, v.Dev, v.Ino)
+		return fmt.Errorf("view %s changed between the checks and the mount (dev/ino %d/%d, expected %d/%d): refusing to start", policy.Quote(v.Path), dev, ino, v.Dev, v.Ino)
 	}
 	ents, err := listEntries(under, v, func(name string) bool {
 		return v.Path == "/" || r.viewIn(v.Path, name)
@@ -119,7 +119,7 @@ func (r *rootfs) snapshot(v policy.ViewDir, under, at int) error {
 	}
 	defer sys.Close(mnt)
 	if err := placeholders(mnt, ents); err != nil {
-		return fmt.Errorf("view %s: %w", v.Path, err)
+		return fmt.Errorf("view %s: %w", policy.Quote(v.Path), err)
 	}
 	if err := moveInto(mnt, at, v.Path); err != nil {
 		return err
@@ -215,7 +215,7 @@ func (r *rootfs) childView(v policy.ViewDir, under, mnt int, name string) error 
 		return errGone
 	}
 	if err != nil {
-		return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", v.Path, err)
+		return fmt.Errorf("view %s: %w (it changed since it was checked; retry)", policy.Quote(v.Path), err)
 	}
 	defer sys.Close(src)
 	if _, same := sameEntry(src, entry{name: name, kind: unix.S_IFDIR, known: true, dev: v.Dev, ino: v.Ino}); !same {

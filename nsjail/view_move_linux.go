@@ -37,7 +37,7 @@ func (r *rootfs) takeView(dirfd int, name, path string) (int, error) {
 	want := r.views[path].tmpfs
 	if err != nil || dev != want.Dev || ino != want.Ino {
 		sys.Close(fd)
-		return -1, fmt.Errorf("view %s is not in force where it was built (dev/ino %d/%d, its snapshot is %d/%d): refusing to start", path, dev, ino, want.Dev, want.Ino)
+		return -1, fmt.Errorf("view %s is not in force where it was built (dev/ino %d/%d, its snapshot is %d/%d): refusing to start", policy.Quote(path), dev, ino, want.Dev, want.Ino)
 	}
 	return fd, nil
 }

@@ -57,6 +57,10 @@ type runOnly struct {
 
 // Main parses args, runs the command and returns the exit status.
 func Main(args []string, in *os.File, out, errw io.Writer) int {
+	// acbox's messages name paths and commands a member may have chosen:
+	// each is quoted where it is named (policy.Quote), and every control
+	// or format character left is escaped on the way out.
+	errw = policy.MessageWriter(errw)
 	if len(args) > 0 && args[0] == "run" {
 		if c, ok := parseRunFast(args); ok { // runfast.go
 			streams := &Streams{In: in, Out: out, Err: errw}

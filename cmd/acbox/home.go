@@ -42,7 +42,7 @@ func (c *HomeListCmd) Run(s *Streams) error {
 	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSIZE\tENTRIES\tLAST USED\tNOTE")
 	for _, in := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", in.Name, policy.FormatSize(in.Bytes), in.Entries, lastUsed(in.LastUsed), homeNote(in))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", cell(in.Name), policy.FormatSize(in.Bytes), in.Entries, lastUsed(in.LastUsed), homeNote(in))
 	}
 	return tw.Flush()
 }

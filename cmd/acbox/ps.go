@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/registry"
 )
 
@@ -98,19 +98,11 @@ func cells(paths []string) string {
 	return strings.Join(out, ",")
 }
 
-// cell quotes s (Go syntax, every non-printing rune escaped) when it holds
-// anything but printing characters, or a comma, quote, backslash or
-// space, which would read as a separator. A path in a nested sandbox's
-// grant is named by a member: raw, a newline would forge a row of the
-// table and an escape sequence would reach the terminal of whoever runs
-// `acbox ps` (retitle it, write its clipboard with OSC 52); bidi
-// overrides (Unicode format characters) would reorder what they read.
-func cell(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) || strings.ContainsRune(",\"\\ ", r) }) {
-		return strconv.Quote(s)
-	}
-	return s
-}
+// cell is a table cell naming s (policy.Quote): a path in a nested
+// sandbox's grant is named by a member, and raw, a newline would forge a
+// row of the table and an escape sequence would reach the terminal of
+// whoever runs `acbox ps`; a comma or space would read as a separator.
+func cell(s string) string { return policy.Quote(s) }
 
 func labels(m map[string]string) string {
 	var out []string

@@ -121,7 +121,8 @@ func (c *SelftestCmd) print(s *Streams, lines []probe.Line) error {
 			b, _ := json.Marshal(l)
 			fmt.Fprintln(s.Out, string(b))
 		} else {
-			fmt.Fprintln(s.Out, l.String())
+			// A probe's detail may quote what a member printed.
+			fmt.Fprintln(policy.MessageWriter(s.Out), l.String())
 		}
 	}
 	var sum io.Writer = s.Out

@@ -193,7 +193,7 @@ func (b Backend) warn(msg string) {
 		b.Warn(msg)
 		return
 	}
-	fmt.Fprintln(os.Stderr, msg)
+	fmt.Fprintln(policy.MessageWriter(os.Stderr), msg)
 }
 
 func withStreams(io backend.LaunchIO) backend.LaunchIO {

@@ -148,7 +148,7 @@ func swapped(target, source, detail string) error {
 	if detail != "" {
 		why += ": " + detail
 	}
-	return fmt.Errorf("%w: %s mounted at %s %s; the container was removed", policy.ErrCannotSandbox, source, target, why)
+	return fmt.Errorf("%w: %s mounted at %s %s; the container was removed", policy.ErrCannotSandbox, policy.Quote(source), policy.Quote(target), why)
 }
 
 // checkSelf requires that the init, and so the member, runs as the plan's

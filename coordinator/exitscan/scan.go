@@ -169,16 +169,16 @@ func printFindings(w io.Writer, s *ExitScan) {
 	}
 	for _, p := range s.NewSetuid {
 		if cleared[p] {
-			fmt.Fprintf(w, "acbox: a set-id file appeared or changed in a write grant during the run: %s; acbox removed its set-id bits\n", p)
+			fmt.Fprintf(w, "acbox: a set-id file appeared or changed in a write grant during the run: %s; acbox removed its set-id bits\n", policy.Quote(p))
 		} else {
-			fmt.Fprintf(w, "acbox: a set-id file appeared in a write grant: %s; remove it or clear the bits (chmod ug-s) before anyone runs it\n", p)
+			fmt.Fprintf(w, "acbox: a set-id file appeared in a write grant: %s; remove it or clear the bits (chmod ug-s) before anyone runs it\n", policy.Quote(p))
 		}
 	}
 	for _, p := range s.FilecapsCleared {
-		fmt.Fprintf(w, "acbox: a file with file capabilities appeared or changed in a write grant during the run: %s; acbox removed its capabilities\n", p)
+		fmt.Fprintf(w, "acbox: a file with file capabilities appeared or changed in a write grant during the run: %s; acbox removed its capabilities\n", policy.Quote(p))
 	}
 	for _, p := range s.NewDevices {
-		fmt.Fprintf(w, "acbox: a device node appeared in a write grant: %s; remove it before anyone opens it\n", p)
+		fmt.Fprintf(w, "acbox: a device node appeared in a write grant: %s; remove it before anyone opens it\n", policy.Quote(p))
 	}
 	for _, u := range s.Unchecked {
 		fmt.Fprintf(w, "acbox: not checked after the run: %s\n", u)

@@ -94,7 +94,9 @@ func walkGrants(p *policy.Plan, w *walker) *snapshot {
 	}
 	if w.left < 0 {
 		w.snap.truncated = true
-		w.uncheck(fmt.Sprintf("everything past the first %d entries of the write grants", Cap), "the exit scan stops there")
+		if w.after { // acbox's words, not a path: not quoted
+			w.snap.unchecked = append(w.snap.unchecked, fmt.Sprintf("everything past the first %d entries of the write grants: the exit scan stops there", Cap))
+		}
 	}
 	return w.snap
 }
@@ -318,7 +320,9 @@ func (w *walker) failed(path string, err error) {
 
 func (w *walker) uncheck(path, why string) {
 	if w.after {
-		w.snap.unchecked = append(w.snap.unchecked, shortPath(path)+": "+why)
+		// The path is the member's: quoted (policy.Quote) for the
+		// "not checked after the run" line and the report alike.
+		w.snap.unchecked = append(w.snap.unchecked, shortPath(policy.Quote(path))+": "+why)
 	}
 }
 

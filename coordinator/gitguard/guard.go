@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // Repo is a repository whose git discovery is kept: its work tree root,
@@ -162,16 +164,20 @@ type Finding struct {
 	Was   bool   // Path was there before the run, changed since (else it is new)
 }
 
+// String is the finding as acbox prints it. Path and Aside are named by
+// the member (a directory it made): each is quoted (policy.Quote), so no
+// name can rewrite or hide acbox's lines on the terminal.
 func (f Finding) String() string {
+	path, aside := policy.Quote(f.Path), policy.Quote(f.Aside)
 	switch {
 	case f.Err != nil:
-		return fmt.Sprintf("%s: %s, and acbox could not undo it (%v): inspect %s and remove or restore it before running git in that repository", f.Path, f.Why, f.Err, f.Path)
+		return fmt.Sprintf("%s: %s, and acbox could not undo it (%v): inspect %s and remove or restore it before running git in that repository", path, f.Why, f.Err, path)
 	case f.Aside != "" && f.Was:
-		return fmt.Sprintf("%s was changed during the run (%s); moved to %s", f.Path, f.Why, f.Aside)
+		return fmt.Sprintf("%s was changed during the run (%s); moved to %s", path, f.Why, aside)
 	case f.Aside != "":
-		return fmt.Sprintf("%s appeared during the run (%s); moved to %s", f.Path, f.Why, f.Aside)
+		return fmt.Sprintf("%s appeared during the run (%s); moved to %s", path, f.Why, aside)
 	}
-	return fmt.Sprintf("%s was changed during the run (%s); restored", f.Path, f.Why)
+	return fmt.Sprintf("%s was changed during the run (%s); restored", path, f.Why)
 }
 
 // Result is what Check found and did.

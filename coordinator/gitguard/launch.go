@@ -65,7 +65,7 @@ func (r *Redirects) Quarantine(errw io.Writer) ([]string, error) {
 	for _, f := range res.Findings {
 		fmt.Fprintln(errw, "acbox:", f)
 		if f.Err != nil {
-			failed = append(failed, f.Path)
+			failed = append(failed, policy.Quote(f.Path))
 		}
 	}
 	if len(failed) > 0 {

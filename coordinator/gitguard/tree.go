@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
 
@@ -70,7 +71,7 @@ func (w *walker) dir(fd int, path string, depth int) error {
 		return fmt.Errorf("%w: more than %d directories", ErrTooLarge, MaxDirs)
 	}
 	if depth > MaxDepth {
-		return fmt.Errorf("%w: %s is more than %d levels deep", ErrTooLarge, path, MaxDepth)
+		return fmt.Errorf("%w: %s is more than %d levels deep", ErrTooLarge, policy.Quote(path), MaxDepth)
 	}
 	ents, err := dirNames(fd)
 	if verr := w.visit(path, fd, names(ents, err == nil)); verr != nil || err != nil {

@@ -27,7 +27,8 @@
 // reader of git's config format for core.hooksPath), profiles (profile*.go),
 // the narrowing of nested launches (narrow.go), tmpfs and memory budgets
 // (budget.go), the enforcement report (report.go), strict JSON decoding
-// (jsonstrict.go), the error classes and exit statuses (errors.go), the
+// (jsonstrict.go), the error classes and exit statuses (errors.go), how
+// a name a member chose is shown to a person (shown.go: [Quote]), the
 // host-wide /proc entries every sandbox hides (procmask.go) and the
 // policy fingerprint (fingerprint.go).
 //

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Exit statuses of acbox itself. A member's own status passes through
@@ -58,7 +59,14 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string {
-	s := fmt.Sprintf("%s: %s", e.Subject, e.Why)
+	// A path may be one a member chose (a nested launch's grant): it is
+	// quoted as every name is (Quote). Other subjects are acbox's words
+	// ("--net host"), quoted only if they hold what a terminal acts on.
+	subj := e.Subject
+	if strings.HasPrefix(subj, "/") || !Printable(subj) {
+		subj = Quote(subj)
+	}
+	s := subj + ": " + e.Why
 	if e.Instead != "" {
 		s += "; " + e.Instead
 	}

@@ -32,14 +32,16 @@ type ExecError struct {
 	Detail  string `json:"detail"`  // what was looked at and the kernel's words
 }
 
+// Error names the command with Quote: in a nested launch a member chose
+// it. The backends quote the paths in Detail.
 func (e *ExecError) Error() string {
 	switch e.Class {
 	case ExecNotFound:
-		return "command not found in the sandbox: " + e.Command + " (" + e.Detail + "; the sandbox sees only the system directories, its grants and its mounts); " + e.NextStep()
+		return "command not found in the sandbox: " + Quote(e.Command) + " (" + e.Detail + "; the sandbox sees only the system directories, its grants and its mounts); " + e.NextStep()
 	case ExecTooBig:
-		return "cannot execute " + e.Command + ": " + e.Detail + "; " + e.NextStep()
+		return "cannot execute " + Quote(e.Command) + ": " + e.Detail + "; " + e.NextStep()
 	}
-	return "permission denied executing " + e.Command + " in the sandbox: " + e.Detail + "; " + e.NextStep()
+	return "permission denied executing " + Quote(e.Command) + " in the sandbox: " + e.Detail + "; " + e.NextStep()
 }
 
 // Unwrap gives the class: 127, 126, or for too large an environment a

@@ -38,7 +38,7 @@ func canonical(p string, h Host, kind string) (string, fs.FileInfo, error) {
 		return "", nil, err
 	}
 	if real != abs {
-		return "", nil, refuse(p, kind+" is not canonical: it goes through a symlink to "+real, "name the real path "+real)
+		return "", nil, refuse(p, kind+" is not canonical: it goes through a symlink to "+Quote(real), "name the real path "+Quote(real))
 	}
 	return abs, fi, nil
 }

@@ -163,7 +163,7 @@ func mountNarrower(m Mount, parent *Plan) error {
 	}
 	for _, pm := range parent.Masks {
 		if within(pm.Path, m.Source) || within(m.Source, pm.Path) {
-			return refuse(m.Source, "it shows "+pm.Path+", which the requester hides ("+pm.Why+")", "mount a narrower path")
+			return refuse(m.Source, "it shows "+Quote(pm.Path)+", which the requester hides ("+pm.Why+")", "mount a narrower path")
 		}
 	}
 	return nil

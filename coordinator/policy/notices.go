@@ -24,16 +24,16 @@ func Notices(s Spec, p *Plan, h Host) []string {
 		case dir != p.Cwd:
 			out = append(out, cwdNotice(dir, p.Cwd, h))
 		case dir == p.Home && !p.granted(dir):
-			out = append(out, fmt.Sprintf("note: the command runs in a private, empty home at %s, not in your home directory; grant a directory inside it with -w DIR to share it", dir))
+			out = append(out, fmt.Sprintf("note: the command runs in a private, empty home at %s, not in your home directory; grant a directory inside it with -w DIR to share it", Quote(dir)))
 		}
 	}
 	for _, k := range s.PassEnv {
 		if _, ok := h.getenv(k); !ok {
-			out = append(out, fmt.Sprintf("warning: --pass-env %s: %s is not set here, so the command does not get it", k, k))
+			out = append(out, fmt.Sprintf("warning: --pass-env %s: %s is not set here, so the command does not get it", Quote(k), Quote(k)))
 		}
 	}
 	if s.Image != "" && p.Backend == "native" {
-		out = append(out, fmt.Sprintf("warning: --image %s applies to the docker backend; the native backend runs this host's programs and ignores it", s.Image))
+		out = append(out, fmt.Sprintf("warning: --image %s applies to the docker backend; the native backend runs this host's programs and ignores it", Quote(s.Image)))
 	}
 	return out
 }
@@ -50,7 +50,7 @@ func launchDir(h Host) string {
 // dir when a grant of it would be accepted (not /, the home directory or
 // a parent of it, acbox's own state...).
 func cwdNotice(dir, runs string, h Host) string {
-	msg := fmt.Sprintf("note: the current directory %s is not granted, so the command runs in %s", dir, runs)
+	msg := fmt.Sprintf("note: the current directory %s is not granted, so the command runs in %s", Quote(dir), Quote(runs))
 	if checkRefused(dir, false, h) != nil {
 		return msg + "; to run it elsewhere, grant a directory with -w DIR and give --cwd DIR"
 	}

@@ -360,7 +360,7 @@ func checkNothingBeneath(cs []Carveout, p *Plan) error {
 	for _, c := range cs {
 		for _, t := range targets {
 			if t != c.Path && within(t, c.Path) {
-				return refuse(t, "lies inside "+c.Path+", which is protected ("+c.Why+") and would hide it",
+				return refuse(t, "lies inside "+Quote(c.Path)+", which is protected ("+c.Why+") and would hide it",
 					"mount it elsewhere, or drop the protection with --unprotect")
 			}
 		}

@@ -41,7 +41,7 @@ func resolveView(p *Plan, h Host) error {
 	}
 	for _, m := range p.Mounts {
 		if mk, ok := maskOver(p.Masks, m.Target); ok {
-			return refuse(m.Target, "mount target is inside the masked path "+mk.Path, "mount it somewhere else")
+			return refuse(m.Target, "mount target is inside the masked path "+Quote(mk.Path), "mount it somewhere else")
 		}
 	}
 	if p.View != ViewHost {

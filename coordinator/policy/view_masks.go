@@ -119,7 +119,7 @@ func resolveMasks(p *Plan, excludes []string, h Host) ([]Mask, error) {
 func checkGrantsUnmasked(grants []Grant, m Mask) error {
 	for _, g := range grants {
 		if within(g.Path, m.Path) {
-			return refuse(g.Path, "it is inside "+m.Path+", which is masked in every sandbox ("+m.Why+")",
+			return refuse(g.Path, "it is inside "+Quote(m.Path)+", which is masked in every sandbox ("+m.Why+")",
 				"pass a file you need with --mount SRC:DST:ro")
 		}
 	}

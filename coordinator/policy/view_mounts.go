@@ -27,7 +27,7 @@ func checkMountCredentials(ms []Mount, h Host) error {
 		}
 		for _, c := range credentialPaths(h) {
 			if showsCredential(m.Source, c) {
-				return refuse(m.Source, "it shows "+c.path+", a built-in credential path masked in every sandbox",
+				return refuse(m.Source, "it shows "+Quote(c.path)+", a built-in credential path masked in every sandbox",
 					"mount a narrower path that leaves it out, or copy the file the command needs elsewhere and mount the copy")
 			}
 		}

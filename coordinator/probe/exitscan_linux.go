@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // The exit scan's scenarios: a privileged program already in a place the
@@ -83,7 +85,8 @@ func privileged(path string, mode os.FileMode, caps bool) error {
 // judgeExitScan runs the launch c with a minute's bound, then checks that
 // the member's content reached each of paths that exists (so the attack
 // happened), that none is set-id or, with caps, carries file
-// capabilities, and that acbox named each on its standard error.
+// capabilities, and that acbox named each on its standard error, as
+// policy.Quote shows it.
 func judgeExitScan(c *exec.Cmd, paths []string, caps bool) Outcome {
 	var out, errb strings.Builder
 	c.Stdout, c.Stderr = &out, &errb
@@ -106,10 +109,14 @@ func judgeExitScan(c *exec.Cmd, paths []string, caps bool) Outcome {
 		if o := privilegeOf(p, caps); o != "" {
 			return failf("%s holds the member's program and %s after the run (acbox exit %d)", p, o, code)
 		}
-		if !strings.Contains(errb.String(), p+"; acbox removed its") {
+		if !strings.Contains(errb.String(), policy.Quote(p)+"; acbox removed its") {
 			return failf("acbox did not name %s on its standard error: %s", p, strings.TrimSpace(errb.String()))
 		}
-		seen = append(seen, filepath.Base(p))
+		seen = append(seen, policy.Quote(filepath.Base(p)))
+	}
+	// A name is shown quoted, never raw (exitScanNameQuoted).
+	if strings.ContainsAny(errb.String(), "\x1b\r") {
+		return failf("a raw control byte reached acbox's standard error: %q", errb.String())
 	}
 	return passf("the member's content, no privilege left (acbox exit %d): %s", code, strings.Join(seen, ", "))
 }

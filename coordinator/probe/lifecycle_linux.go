@@ -19,7 +19,7 @@ func (r *Runner) Lifecycle() []Line {
 		r.symlinkGrantCLI(), r.swappedBeforeLaunch(), r.dirSwappedBeforeLaunch(),
 		r.maskHeldGrants(), r.maskHeldHost(), r.shadowHidden(), r.maskOtherState(),
 		r.stopScenario(), r.killThenGC(), r.nestedWider(), r.withinWider(), r.withinEndsWithRequester(), r.withinChildChecked(), r.privateRoot(),
-		r.crossSandboxSwap(), r.crossSandboxBroker(), r.nestedUnseen(), r.inotifyHeadroom(), r.exitScanMount(), r.exitScanCaps(), r.reportReplaced(), r.terminalKept(), r.etcRootOnly(), r.delegateMetadata(),
+		r.crossSandboxSwap(), r.crossSandboxBroker(), r.nestedUnseen(), r.inotifyHeadroom(), r.exitScanMount(), r.exitScanCaps(), r.exitScanNameQuoted(), r.reportReplaced(), r.terminalKept(), r.etcRootOnly(), r.delegateMetadata(),
 	}, r.gitRedirects()...)
 }
 

@@ -27,7 +27,7 @@ func (c Config) runMember(argv []string, rel *gate.Released, data uint64, sigs <
 	if err := rel.Tell(gate.Exec{}); err != nil && !errors.Is(err, gate.ErrNoGate) {
 		// The parent reports the start only once it hears this; without
 		// it, it is gone or will refuse.
-		fmt.Fprintf(c.Stderr, "acbox: start gate: %v; the member was not started\n", err)
+		fmt.Fprintf(policy.MessageWriter(c.Stderr), "acbox: start gate: %v; the member was not started\n", err)
 		return 126
 	}
 	m := &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr}
@@ -78,7 +78,7 @@ func (c Config) execFailed(rel *gate.Released, cmd, path string, err error) int 
 			return code
 		}
 	}
-	fmt.Fprintf(c.Stderr, "acbox: %s: %v\n", cmd, err)
+	fmt.Fprintf(policy.MessageWriter(c.Stderr), "acbox: %s: %v\n", policy.Quote(cmd), err)
 	return code
 }
 
@@ -95,7 +95,7 @@ func execDetail(path, class string, err error, env []string) string {
 	if errors.Is(err, exec.ErrNotFound) {
 		for _, kv := range env {
 			if strings.HasPrefix(kv, "PATH=") {
-				return kv
+				return "PATH=" + policy.Quote(kv[len("PATH="):])
 			}
 		}
 		return "no PATH"
@@ -110,13 +110,13 @@ func execDetail(path, class string, err error, env []string) string {
 	}
 	if class == policy.ExecNotFound && path != "" {
 		if _, serr := os.Stat(path); serr == nil {
-			return path + " exists, but its interpreter or dynamic loader does not"
+			return policy.Quote(path) + " exists, but its interpreter or dynamic loader does not"
 		}
 	}
 	if path == "" {
 		return why
 	}
-	return path + ": " + why
+	return policy.Quote(path) + ": " + why
 }
 
 // startWithData starts m with RLIMIT_DATA at limit, and restores the
