@@ -27,25 +27,27 @@ var allowed = map[string][]string{
 		"coordinator/registry", "coordinator/sys", "egress"},
 	"coordinator/probe": {"coordinator/backend", "coordinator/policy", "nsjail"},
 
-	"nsjail": {"bridge", "coordinator/backend", "coordinator/pin", "coordinator/policy", "coordinator/seccomp",
-		"coordinator/sys", "egress", "landlock"}, // egress: the plan's network policy, on the wire to pid 1
+	"nsjail": {"bridge", "coordinator/backend", "coordinator/dirents", "coordinator/pin", "coordinator/policy",
+		"coordinator/seccomp", "coordinator/sys", "egress", "landlock"}, // egress: the plan's network policy, on the wire to pid 1
 	"coordinator/docker": {"coordinator/backend", "coordinator/docker/engine", "coordinator/docker/gate",
 		"coordinator/pin", "coordinator/policy", "coordinator/seccomp", "coordinator/sys"},
 	"coordinator/docker/initproc": {"bridge", "coordinator/docker/gate", "coordinator/policy", "coordinator/sys"},
 
-	"coordinator/backend":              {"coordinator/policy"},
-	"coordinator/registry":             {"coordinator/policy", "coordinator/sys"},
-	"coordinator/exitscan":             {"coordinator/dirents", "coordinator/policy", "coordinator/sys"},
-	"coordinator/homes":                {"coordinator/policy", "coordinator/sys"},
-	"coordinator/gitguard":             {"coordinator/policy", "coordinator/sys"},
-	"coordinator/pin":                  {"coordinator/policy", "coordinator/sys"},
-	"coordinator/policy":               {"coordinator/dirents", "coordinator/seccomp", "coordinator/sys", "egress"},
-	"coordinator/dirents":              {"coordinator/sys"},
-	"coordinator/seccomp/compile":      {"coordinator/seccomp"},
-	"coordinator/seccomp/internal/gen": {"coordinator/seccomp", "coordinator/seccomp/compile"},
-	"bridge":                           {"coordinator/sys"},
-	"egress":                           {"coordinator/sys"},
-	"coordinator/docker/gate":          {"coordinator/sys"}, // StatPaths and ReadSelf, run by the in-container init
+	"coordinator/backend":         {"coordinator/policy"},
+	"coordinator/registry":        {"coordinator/policy", "coordinator/sys"},
+	"coordinator/exitscan":        {"coordinator/dirents", "coordinator/policy", "coordinator/sys"},
+	"coordinator/homes":           {"coordinator/policy", "coordinator/sys"},
+	"coordinator/gitguard":        {"coordinator/policy", "coordinator/sys"},
+	"coordinator/pin":             {"coordinator/policy", "coordinator/sys"},
+	"coordinator/policy":          {"coordinator/dirents", "coordinator/seccomp", "coordinator/sys", "egress"},
+	"coordinator/dirents":         {"coordinator/sys"},
+	"coordinator/seccomp/compile": {"coordinator/seccomp"},
+	// The tests' BPF interpreter (seccomp's and compile's tests only).
+	"coordinator/seccomp/internal/bpfvm": nil,
+	"coordinator/seccomp/internal/gen":   {"coordinator/seccomp", "coordinator/seccomp/compile"},
+	"bridge":                             {"coordinator/sys"},
+	"egress":                             {"coordinator/sys"},
+	"coordinator/docker/gate":            {"coordinator/sys"}, // StatPaths and ReadSelf, run by the in-container init
 
 	// Development time only, as coordinator/seccomp/compile: the docker
 	// backend's seccomp profile, which the binary embeds as JSON.
