@@ -43,6 +43,10 @@ type rootfs struct {
 	// /proc/sys is made read-only, for the counter caps (ucount_linux.go).
 	userSysctl    int
 	userSysctlErr error
+	// kernelSysctl is its sys/kernel, kept likewise for the System V IPC
+	// caps (ipclimit_linux.go).
+	kernelSysctl    int
+	kernelSysctlErr error
 }
 
 // build runs every step up to and including pivot_root.
@@ -302,5 +306,6 @@ func (r *rootfs) proc() error {
 	}
 	r.records = append(r.records, policy.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC,hidepid=invisible"})
 	r.openUserSysctl()
+	r.openKernelSysctl()
 	return nil
 }

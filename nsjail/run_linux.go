@@ -29,6 +29,10 @@ func (s *sandbox) run() (int, error) {
 	}
 	err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup, s.cfg.UserCounters, s.rfs.writeUserSysctl)
 	s.rfs.closeUserSysctl()
+	if err == nil {
+		err = capIPCLimits(s.cfg.IPCLimits, s.cfg.Plan, s.rep, unix.Geteuid() == 0, s.rfs.writeKernelSysctl)
+	}
+	s.rfs.closeKernelSysctl()
 	if err != nil {
 		return 0, err
 	}
