@@ -44,18 +44,9 @@ func planIPCLimits(p *policy.Plan) []ipcLimit {
 // asked for best effort. write is rootfs.writeKernelSysctl (a seam for
 // tests).
 //
-// The kernel lets only the IPC namespace's uid 0 write these files (by
-// effective uid, not by capability: ipc_permissions), and a user's sandbox
-// maps the user's own uid alone, so its pid 1 cannot: there the control is
-// recorded as not in force, without refusing the launch (every user's
-// launch would be refused), and docs/security.md says what a member can
-// hold. rootInNS says pid 1 runs as uid 0 of its namespace.
-func capIPCLimits(caps []ipcLimit, p *policy.Plan, rep *policy.Report, rootInNS bool, write func(string, string) error) error {
-	if !rootInNS {
-		rep.Controls = append(rep.Controls, policy.Control{Name: "ipc_limits", Requested: false,
-			Why: ipcUserWhy})
-		return nil
-	}
+// A user's pid 1 has them written by a child in an IPC namespace of its
+// own (ipcns_linux.go); write then returns that child's result.
+func capIPCLimits(caps []ipcLimit, p *policy.Plan, rep *policy.Report, write func(string, string) error) error {
 	var set, failed []string
 	var errs []error
 	done := map[string]bool{}
@@ -91,11 +82,6 @@ func capIPCLimits(caps []ipcLimit, p *policy.Plan, rep *policy.Report, rootInNS 
 	}
 	return nil
 }
-
-// ipcUserWhy is the report's reason when pid 1 is not root in its namespace.
-const ipcUserWhy = "System V IPC limits are the IPC namespace's defaults: the kernel lets only the namespace's uid 0 change them " +
-	"and a user's sandbox maps the user's uid alone; without a cgroup, message queues and shared memory a member makes are " +
-	"counted by no limit of acbox's (docs/security.md); run as root or with a delegated cgroup v2 to charge them to --memory"
 
 func containsStr(list []string, s string) bool {
 	for _, x := range list {

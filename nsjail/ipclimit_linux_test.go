@@ -16,7 +16,7 @@ func TestCapIPCLimitsFailsClosed(t *testing.T) {
 	fail := func(string, string) error { return errors.New("EROFS") }
 	for _, best := range []bool{false, true} {
 		rep := &policy.Report{Limits: map[string]string{}}
-		err := capIPCLimits(caps, &policy.Plan{BestEffort: best}, rep, true, fail)
+		err := capIPCLimits(caps, &policy.Plan{BestEffort: best}, rep, fail)
 		if best != (err == nil) || (err != nil && !strings.Contains(err.Error(), "--best-effort")) {
 			t.Errorf("best effort %v: %v", best, err)
 		}
@@ -33,26 +33,13 @@ func TestCapIPCLimitsAll(t *testing.T) {
 	got := map[string]string{}
 	write := func(n, v string) error { got[n] = v; return nil }
 	rep := &policy.Report{Limits: map[string]string{}}
-	if err := capIPCLimits(caps, &policy.Plan{}, rep, true, write); err != nil || len(got) != len(ipcLimitNames) {
+	if err := capIPCLimits(caps, &policy.Plan{}, rep, write); err != nil || len(got) != len(ipcLimitNames) {
 		t.Fatalf("capIPCLimits = %v, wrote %v", err, got)
 	}
 	if rep.Limits["ipc.msgmni"] == "" || !rep.Controls[0].Enforced {
 		t.Errorf("report: %v %+v", rep.Limits, rep.Controls)
 	}
-	if err := capIPCLimits(caps[1:], &policy.Plan{}, &policy.Report{Limits: map[string]string{}}, true, write); err == nil {
+	if err := capIPCLimits(caps[1:], &policy.Plan{}, &policy.Report{Limits: map[string]string{}}, write); err == nil {
 		t.Errorf("a plan without msgmnb was accepted")
-	}
-}
-
-// TestCapIPCLimitsUser: a pid 1 that is not uid 0 of its namespace (a
-// user's sandbox) writes nothing and says why, without refusing.
-func TestCapIPCLimitsUser(t *testing.T) {
-	rep := &policy.Report{Limits: map[string]string{}}
-	write := func(string, string) error { t.Fatal("written as a user"); return nil }
-	if err := capIPCLimits(ipcLimitCaps(hostIPC, 128<<20, 1024), &policy.Plan{}, rep, false, write); err != nil {
-		t.Fatal(err)
-	}
-	if c := rep.Controls[0]; c.Enforced || c.Requested || !strings.Contains(c.Why, "uid 0") {
-		t.Errorf("control %+v", c)
 	}
 }

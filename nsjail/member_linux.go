@@ -46,7 +46,7 @@ func (m memberIO) fds() []uintptr {
 // right before it loads the filter (which refuses setting it) and forks;
 // this goroutine, on an unfiltered thread, restores pid 1's own as soon as
 // the member is forked.
-func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal) (int, error) {
+func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal, ipc *ipcNamespace) (int, error) {
 	type result struct {
 		pid int
 		err error
@@ -59,7 +59,7 @@ func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<
 	go func() {
 		signal.Notify(sigs, forwarded...)
 		runtime.LockOSThread()
-		pid, err := restrictAndExec(cfg, rep, mio)
+		pid, err := restrictAndExec(cfg, rep, mio, ipc)
 		ch <- result{pid, err}
 	}()
 	r := <-ch
@@ -74,8 +74,12 @@ func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<
 	return r.pid, r.err
 }
 
-func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO) (int, error) {
+func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO, ipc *ipcNamespace) (int, error) {
 	plan := cfg.Plan
+	// Before the capabilities go: setns needs CAP_SYS_ADMIN.
+	if err := ipc.join(); err != nil {
+		return 0, err
+	}
 	if err := restoreSlack(); err != nil {
 		return 0, &stepError{step: "timer slack", err: err}
 	}

@@ -1,6 +1,7 @@
 package nsjail
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 
@@ -19,6 +20,19 @@ var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT
 // up its capabilities first, applyLayers), reports ready, and then reaps
 // and forwards signals until the member exits.
 func (s *sandbox) run() (int, error) {
+	// A user's pid 1 has its IPC limits written in an IPC namespace of
+	// its own, by a child it must see in /proc: before it is not dumpable.
+	writeIPC := s.rfs.writeKernelSysctl
+	ipcNS := ipcNamespace{fd: -1}
+	if unix.Geteuid() != 0 {
+		var err error
+		ipcNS, err = s.rfs.makeIPCNamespace(s.cfg.IPCLimits)
+		if err != nil {
+			err = fmt.Errorf("a user's pid 1 writes them in an IPC namespace of its own, which failed: %w", err)
+		}
+		writeIPC = func(string, string) error { return err }
+	}
+	defer ipcNS.close()
 	// Not dumpable: the member (same uid) cannot read /proc/1/environ, fd,
 	// mem or ptrace pid 1. execve resets this for the member itself.
 	if err := sys.Prctl("PR_SET_DUMPABLE", unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -30,7 +44,7 @@ func (s *sandbox) run() (int, error) {
 	err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup, s.cfg.UserCounters, s.rfs.writeUserSysctl)
 	s.rfs.closeUserSysctl()
 	if err == nil {
-		err = capIPCLimits(s.cfg.IPCLimits, s.cfg.Plan, s.rep, unix.Geteuid() == 0, s.rfs.writeKernelSysctl)
+		err = capIPCLimits(s.cfg.IPCLimits, s.cfg.Plan, s.rep, writeIPC)
 	}
 	s.rfs.closeKernelSysctl()
 	if err != nil {
@@ -40,7 +54,7 @@ func (s *sandbox) run() (int, error) {
 	// signals on from then, and an uncaught SIGTERM would end pid 1 (Go's
 	// default action).
 	sigs := make(chan os.Signal, 32)
-	pid, err := startMember(s.cfg, s.rep, s.mio, sigs)
+	pid, err := startMember(s.cfg, s.rep, s.mio, sigs, &ipcNS)
 	if err != nil {
 		return 0, err
 	}

@@ -11,22 +11,18 @@ import (
 // ipcMemoryProbe: System V IPC objects are kernel memory no rlimit counts,
 // kept until the sandbox's IPC namespace ends; at the kernel's defaults a
 // member held 500 MiB of message queues under --memory 128MiB (attack
-// repro-3 of 2026-12-02). A root caller's pid 1 caps them at a quarter of
-// --memory each (the member's RLIMIT_DATA is --memory); a user's pid 1
-// cannot (the kernel lets only the IPC namespace's uid 0 write them).
+// repro-3 of 2026-12-02). pid 1 caps them at a quarter of --memory each
+// (the member's RLIMIT_DATA is --memory).
 func ipcMemoryProbe() Probe {
 	return Probe{ID: "res.ipc-within-memory", Category: Resources, Source: "attack repro-3 (2026-12-02)",
-		Expect: "as root: msgmni x msgmnb x 72 bytes and shmall pages are each at most a quarter of the data limit (--memory), and the limits cannot be opened for writing; a user's sandbox skips (kernel rule)",
+		Expect: "msgmni x msgmnb x 72 bytes and shmall pages are each at most a quarter of the data limit (--memory), and the limits cannot be opened for writing",
 		Run:    ipcWithinMemory,
 		Docker: &Variant{Expect: "skipped: the container's memory cgroup charges System V IPC", Run: func(*Env) Outcome {
 			return skipf("the container's memory cgroup charges System V IPC to its limit")
 		}}}
 }
 
-func ipcWithinMemory(env *Env) Outcome {
-	if env.UID != 0 {
-		return skipf("a user's sandbox keeps the kernel's System V IPC limits: only the IPC namespace's uid 0 may change them (docs/security.md, Ceilings)")
-	}
+func ipcWithinMemory(*Env) Outcome {
 	var data unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_DATA, &data); err != nil || data.Cur == unix.RLIM_INFINITY {
 		return failf("RLIMIT_DATA %v (%v): no --memory to compare with", data.Cur, err)
