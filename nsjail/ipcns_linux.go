@@ -46,6 +46,10 @@ func IsIPCChild() bool {
 // 3 (the kept sys/kernel), prints "ok" or the first error on stdout, and
 // waits for its stdin to end: the namespace lives while it does.
 func IPCChildMain() {
+	in := bufio.NewReader(os.Stdin)
+	if l, _ := in.ReadString('\n'); l != "go\n" { // pid 1 writes the id maps first
+		os.Exit(1)
+	}
 	out := "ok"
 	for _, a := range os.Args[1:] {
 		name, value, _ := strings.Cut(a, "=")
@@ -55,7 +59,7 @@ func IPCChildMain() {
 		}
 	}
 	fmt.Println(out)
-	bufio.NewReader(os.Stdin).ReadByte()
+	in.ReadByte()
 	os.Exit(0)
 }
 
@@ -79,54 +83,60 @@ func writeSysctlAt(dirfd int, dir, name, value string) error {
 // ipcNamespace is the IPC namespace pid 1 made for a user's sandbox,
 // with its limits written, open for the member's thread to join.
 type ipcNamespace struct {
-	fd int // /proc/<child>/ns/ipc, -1 when none
+	fd int // /proc/<child>/ns/ipc; none at 0 or below (0 is stdin, never this)
 }
 
-// makeIPCNamespace runs the child with caps and returns its namespace.
-// It runs after pivot_root (the maps are written through the sandbox's
-// own /proc, where the child's pid is) and before pid 1 makes itself
-// not dumpable (a child forked after would be hidden from it there).
-func (r *rootfs) makeIPCNamespace(caps []ipcLimit) (ipcNamespace, error) {
+// makeIPCNamespace runs the child with caps and keeps its namespace
+// (r.ipcNS, or the reason in r.ipcNSErr). It runs right after the new
+// /proc is mounted: pid 1 is still dumpable (its child is visible to it
+// there) and no mount covers its root yet (with a home at "/" a later
+// clone is refused, EPERM, as from a chroot). The child's id maps are
+// written through that /proc, where its pid is; it waits for them.
+func (r *rootfs) makeIPCNamespace(caps []ipcLimit) {
+	ns, err := r.ipcChild(caps)
+	r.ipcNS, r.ipcNSErr = ns, err
+	if err != nil {
+		r.ipcNSErr = fmt.Errorf("a user's pid 1 writes them in an IPC namespace of its own, which failed: %w", err)
+	}
+}
+
+func (r *rootfs) ipcChild(caps []ipcLimit) (ipcNamespace, error) {
+	none := ipcNamespace{fd: -1}
 	if r.kernelSysctlErr != nil || r.kernelSysctl <= 0 {
-		return ipcNamespace{fd: -1}, fmt.Errorf("pid 1 holds no descriptor of /proc/sys/kernel from before /proc/sys was made read-only")
+		return none, fmt.Errorf("pid 1 holds no descriptor of /proc/sys/kernel")
 	}
 	var args []string
 	for _, c := range caps {
 		if c.Cap == "" {
-			return ipcNamespace{fd: -1}, fmt.Errorf("the parent could not read or parse the host's kernel.%s", c.Name)
+			return none, fmt.Errorf("the parent could not read or parse the host's kernel.%s", c.Name)
 		}
 		args = append(args, c.Name+"="+c.Cap)
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return ipcNamespace{fd: -1}, err
+		return none, err
 	}
 	defer inW.Close()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
-		return ipcNamespace{fd: -1}, err
+		return none, err
 	}
 	defer outR.Close()
 	dup, err := unix.Dup(r.kernelSysctl) // the child's fd 3; pid 1 keeps its own
 	if err != nil {
 		inR.Close()
 		outW.Close()
-		return ipcNamespace{fd: -1}, err
+		return none, err
 	}
 	dir := os.NewFile(uintptr(dup), kernelSysctlDir)
 	defer dir.Close()
-	attr := &syscall.SysProcAttr{
-		Cloneflags:  unix.CLONE_NEWUSER | unix.CLONE_NEWIPC,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}},
-		Pdeathsig:   syscall.SIGKILL,
-	}
+	attr := &syscall.SysProcAttr{Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWIPC, Pdeathsig: syscall.SIGKILL}
 	c, err := startChild("/proc/self/exe", append([]string{ipcChildArg0}, args...), []*os.File{inR, outW, os.Stderr, dir}, attr)
 	inR.Close()
 	outW.Close()
 	if err != nil {
-		return ipcNamespace{fd: -1}, err
+		return none, err
 	}
 	defer func() {
 		inW.Close()
@@ -134,24 +144,48 @@ func (r *rootfs) makeIPCNamespace(caps []ipcLimit) (ipcNamespace, error) {
 		sys.Wait4(c.pid, &ws, 0, nil)
 		sys.Close(c.pidfd)
 	}()
+	pid := "proc/" + strconv.Itoa(c.pid) + "/"
+	for _, m := range [...]struct{ file, value string }{
+		{"setgroups", "deny"}, {"uid_map", fmt.Sprintf("0 %d 1\n", os.Geteuid())}, {"gid_map", fmt.Sprintf("0 %d 1\n", os.Getegid())},
+	} {
+		if err := r.writeProc(pid+m.file, m.value); err != nil {
+			return none, err
+		}
+	}
+	if _, err := inW.Write([]byte("go\n")); err != nil {
+		return none, err
+	}
 	line, _ := bufio.NewReader(outR).ReadString('\n')
 	if line = strings.TrimSpace(line); line != "ok" {
 		if line == "" {
 			line = "it ended without an answer"
 		}
-		return ipcNamespace{fd: -1}, errors.New(line)
+		return none, errors.New(line)
 	}
-	fd, err := sys.Open("/proc/"+strconv.Itoa(c.pid)+"/ns/ipc", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	fd, err := sys.Openat(r.root, pid+"ns/ipc", unix.O_RDONLY|unix.O_CLOEXEC, 0) // a magic link: followed
 	if err != nil {
-		return ipcNamespace{fd: -1}, fmt.Errorf("opening its namespace: %w", err)
+		return none, fmt.Errorf("opening its namespace: %w", err)
 	}
 	return ipcNamespace{fd: fd}, nil
+}
+
+// writeProc writes value to a file beneath the new root (its /proc).
+func (r *rootfs) writeProc(path, value string) error {
+	fd, err := sys.Openat(r.root, path, unix.O_WRONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return fmt.Errorf("write /%s: %w", path, err)
+	}
+	defer sys.Close(fd)
+	if _, err := sys.Write(fd, "/"+path, []byte(value)); err != nil {
+		return fmt.Errorf("write %q to /%s: %w", value, path, err)
+	}
+	return nil
 }
 
 // join moves the calling thread (the member's, before it drops its
 // capabilities) into the namespace, and closes it.
 func (n *ipcNamespace) join() error {
-	if n.fd < 0 {
+	if n.fd <= 0 {
 		return nil
 	}
 	defer n.close()
@@ -162,7 +196,7 @@ func (n *ipcNamespace) join() error {
 }
 
 func (n *ipcNamespace) close() {
-	if n.fd >= 0 {
+	if n.fd > 0 {
 		sys.Close(n.fd)
 		n.fd = -1
 	}

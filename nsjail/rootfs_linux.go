@@ -47,6 +47,10 @@ type rootfs struct {
 	// caps (ipclimit_linux.go).
 	kernelSysctl    int
 	kernelSysctlErr error
+	// ipcNS is the IPC namespace a user's pid 1 has its child make, with
+	// the caps written (ipcns_linux.go); ipcNSErr why there is none.
+	ipcNS    ipcNamespace
+	ipcNSErr error
 }
 
 // build runs every step up to and including pivot_root.
@@ -307,5 +311,9 @@ func (r *rootfs) proc() error {
 	r.records = append(r.records, policy.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC,hidepid=invisible"})
 	r.openUserSysctl()
 	r.openKernelSysctl()
+	r.ipcNS = ipcNamespace{fd: -1}
+	if os.Geteuid() != 0 {
+		r.makeIPCNamespace(r.cfg.IPCLimits)
+	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package nsjail
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 
@@ -20,17 +19,12 @@ var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT
 // up its capabilities first, applyLayers), reports ready, and then reaps
 // and forwards signals until the member exits.
 func (s *sandbox) run() (int, error) {
-	// A user's pid 1 has its IPC limits written in an IPC namespace of
-	// its own, by a child it must see in /proc: before it is not dumpable.
+	// A user's pid 1 had a child write its IPC limits in an IPC namespace
+	// of its own (rootfs.proc); the member's thread joins it.
 	writeIPC := s.rfs.writeKernelSysctl
-	ipcNS := ipcNamespace{fd: -1}
+	ipcNS := &s.rfs.ipcNS
 	if unix.Geteuid() != 0 {
-		var err error
-		ipcNS, err = s.rfs.makeIPCNamespace(s.cfg.IPCLimits)
-		if err != nil {
-			err = fmt.Errorf("a user's pid 1 writes them in an IPC namespace of its own, which failed: %w", err)
-		}
-		writeIPC = func(string, string) error { return err }
+		writeIPC = func(string, string) error { return s.rfs.ipcNSErr }
 	}
 	defer ipcNS.close()
 	// Not dumpable: the member (same uid) cannot read /proc/1/environ, fd,
@@ -54,7 +48,7 @@ func (s *sandbox) run() (int, error) {
 	// signals on from then, and an uncaught SIGTERM would end pid 1 (Go's
 	// default action).
 	sigs := make(chan os.Signal, 32)
-	pid, err := startMember(s.cfg, s.rep, s.mio, sigs, &ipcNS)
+	pid, err := startMember(s.cfg, s.rep, s.mio, sigs, ipcNS)
 	if err != nil {
 		return 0, err
 	}
