@@ -2,8 +2,12 @@ package nsjail
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/acbox/acbox/coordinator/policy"
 )
@@ -41,5 +45,51 @@ func TestCapIPCLimitsAll(t *testing.T) {
 	}
 	if err := capIPCLimits(caps[1:], &policy.Plan{}, &policy.Report{Limits: map[string]string{}}, write); err == nil {
 		t.Errorf("a plan without msgmnb was accepted")
+	}
+}
+
+// TestKernelSysctlNeedsItsDescriptor: without the descriptor opened before
+// /proc/sys was made read-only, no IPC cap is written by another path (a
+// root test run would otherwise change the host's own limit).
+func TestKernelSysctlNeedsItsDescriptor(t *testing.T) {
+	r := &rootfs{}
+	r.closeKernelSysctl()
+	if err := r.writeKernelSysctl("acbox_test_no_such_limit", "1"); err == nil || !strings.Contains(err.Error(), "made read-only") {
+		t.Fatalf("writeKernelSysctl without the directory = %v, want an error naming it", err)
+	}
+}
+
+// TestKernelSysctlWritesBeneathItsDescriptor: a cap is written to the file
+// of that name beneath the kept directory and compared by fields on read
+// back (kernel.sem reads back separated by tabs).
+func TestKernelSysctlWritesBeneathItsDescriptor(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sem"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rootfs{kernelSysctl: fd}
+	defer r.closeKernelSysctl()
+	if err := r.writeKernelSysctl("sem", "1 2 3 4"); err != nil {
+		t.Fatalf("writeKernelSysctl beneath its descriptor: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "sem")); string(b) != "1 2 3 4" {
+		t.Fatalf("the file reads %q", b)
+	}
+}
+
+// TestNoIPCNamespaceIsANoOp: a rootfs that made none (root, or a test's
+// zero value) joins and closes nothing, descriptor 0 included.
+func TestNoIPCNamespaceIsANoOp(t *testing.T) {
+	var n ipcNamespace
+	if err := n.join(); err != nil {
+		t.Fatal(err)
+	}
+	n.close()
+	if _, err := unix.FcntlInt(0, unix.F_GETFD, 0); err != nil {
+		t.Fatalf("descriptor 0 after closing no namespace: %v", err)
 	}
 }
