@@ -82,3 +82,9 @@ func CgroupLeaves() int { return 0 }
 
 // Expect implements backend.Expecter: nil, as the function.
 func (Backend) Expect(p *policy.Plan) *policy.Report { return nil }
+
+// IsIPCChild is false: the native backend is Linux only.
+func IsIPCChild() bool { return false }
+
+// IPCChildMain is never reached where IsIPCChild is false.
+func IPCChildMain() {}

@@ -125,8 +125,11 @@ func createV1(mem, pids hierarchy, id string, l policy.Limits) (*cgroup, error) 
 	cg := &cgroup{id: id, mode: "cgroup v1", values: map[string]string{}}
 	// memsw after the plain limit: the kernel requires memsw >= limit.
 	// Equal values mean no swap.
+	// kmem.tcp before any task joins: v1 charges a socket's buffers only
+	// if its cgroup had a TCP limit when the socket was made.
 	err := cg.leaf(leafDir(mem.own, id), []limitFile{
-		{"memory.limit_in_bytes", l.Memory, true}, {"memory.memsw.limit_in_bytes", l.Memory, false}})
+		{"memory.limit_in_bytes", l.Memory, true}, {"memory.memsw.limit_in_bytes", l.Memory, false},
+		{"memory.kmem.tcp.limit_in_bytes", tcpShare(l.Memory), false}})
 	if err == nil {
 		err = cg.leaf(leafDir(pids.own, id), []limitFile{{"pids.max", int64(l.Pids), true}})
 	}
@@ -136,6 +139,20 @@ func createV1(mem, pids hierarchy, id string, l policy.Limits) (*cgroup, error) 
 	}
 	return cg, nil
 }
+
+// tcpShare is a v1 sandbox's TCP buffer limit (memory.kmem.tcp): cgroup
+// v1 charges socket buffers to a counter of their own, outside
+// memory.limit_in_bytes, and only where this limit was set (by default it
+// charges nothing, and a member held 300 MiB of TCP buffers under
+// --memory 128MiB: attack repro-4 of 2026-12-02). A quarter of --memory
+// keeps a sandbox's total at 1.25 x --memory, so the sandboxes admission
+// lets run at once (three quarters of host memory by --memory) stay
+// within the host's memory; at the smallest --memory it is 32 MiB, room
+// for many connections at full speed (docs/benchmarks.md). Past it the
+// kernel shrinks the sandbox's sockets to their minimum buffers, as at
+// the host's tcp_mem limit, for that sandbox alone. cgroup v2 needs no
+// such file: it charges socket memory to memory.max.
+func tcpShare(memory int64) int64 { return memory / 4 }
 
 // limitFile is one limit to write; an optional file may be absent (no
 // swap accounting).

@@ -247,7 +247,7 @@ func (l *launch) sendConfig(w *os.File) error {
 	cfg := helperConfig{ID: l.opt.ID, Plan: l.plan, Idents: l.held.idents, Access: l.plan.Access(true),
 		ProxyFD: l.proxyFD, PtyFD: l.ptyFD, PolicyDigest: <-l.digest,
 		PidsCgroup: l.cg != nil && l.cg.values["pids.max"] != "", CgroupLeaves: l.leafFDs,
-		UserCounters: planCounterCaps(l.plan), MemberSlack: l.memberSlack}
+		UserCounters: planCounterCaps(l.plan), IPCLimits: planIPCLimits(l.plan), MemberSlack: l.memberSlack}
 	if len(l.leafFDs) > 0 {
 		cfg.CgroupID = l.cg.id
 	}

@@ -49,7 +49,7 @@ func (m memberIO) fds() []uintptr {
 //
 // f sends the fork message right before the fork (restrictAndExec), and
 // has the member forked with the OOM killer's preference (oomadj_linux.go).
-func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal, f *forking) (int, error) {
+func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<- os.Signal, f *forking, ipc *ipcNamespace) (int, error) {
 	type result struct {
 		pid int
 		err error
@@ -62,7 +62,7 @@ func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<
 	go func() {
 		signal.Notify(sigs, forwarded...)
 		runtime.LockOSThread()
-		pid, err := restrictAndExec(cfg, rep, mio, f)
+		pid, err := restrictAndExec(cfg, rep, mio, f, ipc)
 		ch <- result{pid, err}
 	}()
 	r := <-ch
@@ -77,8 +77,12 @@ func startMember(cfg *helperConfig, rep *policy.Report, mio memberIO, sigs chan<
 	return r.pid, r.err
 }
 
-func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO, f *forking) (int, error) {
+func restrictAndExec(cfg *helperConfig, rep *policy.Report, mio memberIO, f *forking, ipc *ipcNamespace) (int, error) {
 	plan := cfg.Plan
+	// Before the capabilities go: setns needs CAP_SYS_ADMIN.
+	if err := ipc.join(); err != nil {
+		return 0, err
+	}
 	if err := restoreSlack(); err != nil {
 		return 0, &stepError{step: "timer slack", err: err}
 	}

@@ -52,6 +52,8 @@ type helperConfig struct {
 	CgroupID     string `json:"cgroup_id,omitempty"`
 	// UserCounters are the /proc/sys/user caps pid 1 sets (ucount.go).
 	UserCounters []userCounter `json:"user_counters,omitempty"`
+	// IPCLimits are the System V IPC caps pid 1 sets (ipclimit.go).
+	IPCLimits []ipcLimit `json:"ipc_limits,omitempty"`
 	// MemberSlack is the spawning thread's timer slack (ns) before it lent
 	// pid 1 pid1Slack (lendSlack); the member gets it back. 0: none lent.
 	MemberSlack uint64 `json:"member_slack,omitempty"`

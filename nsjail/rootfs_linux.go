@@ -44,6 +44,14 @@ type rootfs struct {
 	// /proc/sys is made read-only, for the counter caps (ucount_linux.go).
 	userSysctl    int
 	userSysctlErr error
+	// kernelSysctl is its sys/kernel, kept likewise for the System V IPC
+	// caps (ipclimit_linux.go).
+	kernelSysctl    int
+	kernelSysctlErr error
+	// ipcNS is the IPC namespace a user's pid 1 has its child make, with
+	// the caps written (ipcns_linux.go); ipcNSErr why there is none.
+	ipcNS    ipcNamespace
+	ipcNSErr error
 }
 
 // build runs every step up to and including pivot_root.
@@ -303,5 +311,10 @@ func (r *rootfs) proc() error {
 	}
 	r.records = append(r.records, policy.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC,hidepid=invisible"})
 	r.openUserSysctl()
+	r.openKernelSysctl()
+	r.ipcNS = ipcNamespace{fd: -1}
+	if os.Geteuid() != 0 {
+		r.makeIPCNamespace(r.cfg.IPCLimits)
+	}
 	return nil
 }

@@ -22,6 +22,14 @@ func (s *sandbox) run() (int, error) {
 	// Opened while pid 1 still owns its /proc files (oomadj_linux.go).
 	fork := &forking{status: s.status, adj: openOOMAdj()}
 	defer fork.adj.close()
+	// A user's pid 1 had a child write its IPC limits in an IPC namespace
+	// of its own (rootfs.proc); the member's thread joins it.
+	writeIPC := s.rfs.writeKernelSysctl
+	ipcNS := &s.rfs.ipcNS
+	if unix.Geteuid() != 0 {
+		writeIPC = func(string, string) error { return s.rfs.ipcNSErr }
+	}
+	defer ipcNS.close()
 	// Not dumpable: the member (same uid) cannot read /proc/1/environ, fd,
 	// mem or ptrace pid 1. execve resets this for the member itself.
 	if err := sys.Prctl("PR_SET_DUMPABLE", unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -32,6 +40,10 @@ func (s *sandbox) run() (int, error) {
 	}
 	err := applyLimits(s.cfg.Plan, s.rep, s.cfg.PidsCgroup, s.cfg.UserCounters, s.rfs.writeUserSysctl)
 	s.rfs.closeUserSysctl()
+	if err == nil {
+		err = capIPCLimits(s.cfg.IPCLimits, s.cfg.Plan, s.rep, writeIPC)
+	}
+	s.rfs.closeKernelSysctl()
 	if err != nil {
 		return 0, err
 	}
@@ -42,7 +54,7 @@ func (s *sandbox) run() (int, error) {
 	if beforeMemberStart != nil {
 		beforeMemberStart(s.cfg)
 	}
-	pid, err := startMember(s.cfg, s.rep, s.mio, sigs, fork)
+	pid, err := startMember(s.cfg, s.rep, s.mio, sigs, fork, ipcNS)
 	if err != nil {
 		return 0, err
 	}

@@ -23,7 +23,7 @@ import (
 
 const (
 	wireMagic   = 0x78626361 // "acbx"
-	wireVersion = 1          // bump with every change of the field order (TestWireSchemaIsPinned)
+	wireVersion = 2          // bump with every change of the field order (TestWireSchemaIsPinned)
 	wireHeader  = 12
 	maxFrame    = 8 << 20 // a plan with a 2 MiB environment fits several times
 	maxString   = 1 << 20 // paths, arguments (MaxArgStrlen is 128 KiB), messages

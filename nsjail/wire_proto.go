@@ -32,6 +32,7 @@ func encodeConfig(c *helperConfig) ([]byte, error) {
 	e.str(c.CgroupID)
 	encList(e, c.UserCounters, func(e *wenc, u *userCounter) { e.str(u.Name); e.i64(u.Host); e.i64(u.Cap) })
 	e.u64(c.MemberSlack)
+	encList(e, c.IPCLimits, func(e *wenc, l *ipcLimit) { e.str(l.Name); e.str(l.Host); e.str(l.Cap) })
 	return finish(e, frameConfig)
 }
 
@@ -53,6 +54,9 @@ func decodeConfigBody(d *wdec, c *helperConfig) {
 		u.Name, u.Host, u.Cap = d.str("name"), d.i64("host"), d.i64("cap")
 	})
 	c.MemberSlack = d.u64("member_slack")
+	c.IPCLimits = decList(d, "ipc_limits", 8, func(d *wdec, l *ipcLimit) {
+		l.Name, l.Host, l.Cap = d.str("name"), d.str("host"), d.str("cap")
+	})
 }
 
 // encodeMsg is one status frame. A message over a limit (an error text of

@@ -202,8 +202,8 @@ func wireSchema(t reflect.Type, seen map[reflect.Type]bool, b *strings.Builder) 
 
 // The schema the current wireVersion encodes.
 const (
-	pinnedSchema  = "c21cc69ed6e4f25c"
-	pinnedVersion = 1
+	pinnedSchema  = "a433efba40939324"
+	pinnedVersion = 2
 )
 
 // TestWireSchemaIsPinned: a change to a carried type must come with a new
@@ -252,7 +252,7 @@ func TestWireRefuses(t *testing.T) {
 	}{
 		{"trailing", "bytes after the message", append(bytes.Clone(good), 0), false},
 		{"longer body", "bytes after the last field", append(patch(8, byte(len(good)-wireHeader+1)), 0), false},
-		{"version", "protocol version 2, this build speaks 1; the launching acbox and the binary it runs as pid 1 must be the same build", patch(4, 2), false},
+		{"version", "protocol version 3, this build speaks 2; the launching acbox and the binary it runs as pid 1 must be the same build", patch(4, 3), false},
 		{"magic", "not an acbox message", patch(0, 'x'), false},
 		{"kind", "kind 2 where kind 1", patch(6, 2), false},
 		{"json", "a JSON message, as an acbox build before", []byte(`{"id":"a","plan":{"command":["true"]}}` + "\n"), false},

@@ -21,5 +21,8 @@ func main() {
 	if nsjail.IsHelper() {
 		nsjail.HelperMain()
 	}
+	if nsjail.IsIPCChild() { // a user's pid 1's child that sets its IPC limits
+		nsjail.IPCChildMain()
+	}
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -23,6 +23,11 @@ const masksWhy = "no masked host path is shown: masks inside grants and mount so
 // caller's own; docs/backends.md says so.
 const userCountersWhy = "user_counters: not available in the docker backend; the container has no user namespace of its own, so inotify, fanotify and queued-signal counters are the caller's"
 
+// ipcLimitsWhy: the container's IPC namespace keeps the kernel's limits;
+// its memory cgroup charges System V IPC to the container's limit, which
+// the native backend's caps stand in for where there is no cgroup.
+const ipcLimitsWhy = "ipc_limits: not set in the docker backend; the container's System V IPC is charged to its memory cgroup"
+
 // report states what this container enforces, from the daemon's view of
 // it (checked equal to the plan) and the init's own view of itself. The
 // init is acbox's binary and runs before any member code, so its view is
@@ -60,6 +65,7 @@ func (l *launch) report(in engine.InspectResponse, got gate.Idents, hostSide boo
 		{Name: "landlock", Requested: false, Enforced: false, Why: landlockWhy},
 		{Name: "masks_whole_run", Requested: true, Enforced: true, Why: masksWhy},
 		{Name: "user_counters", Requested: false, Enforced: false, Why: userCountersWhy},
+		{Name: "ipc_limits", Requested: false, Enforced: false, Why: ipcLimitsWhy},
 	}
 	return r
 }

@@ -123,13 +123,14 @@ func compareBackends(t *testing.T, native, dock map[string]Line) {
 // (docs/backends.md): it has no nested launches, no --net host and no
 // user namespace to cap per-user counters in; its /etc is the image's;
 // its member's streams are the Engine API's relay, never the user's
-// terminal.
+// terminal; its memory cgroup, not IPC limits, charges System V IPC.
 var dockerSkips = map[string]bool{"life.nested-wider": true, "life.cross-sandbox-broker": true, "life.nested-unseen": true, "life.inotify-headroom": true, "net.host-connect-unlisted": true, "net.host-connect-listed": true,
 	"net.host-bind": true, "net.host-abstract-unix": true, "net.host-mptcp": true,
 	"net.host-fastopen-unlisted":   true,
 	"net.host-listen-unbound":      true,
 	"net.host-listen-nondumpable":  true,
-	"life.delegate-binds-readonly": true, "life.etc-root-only": true, "life.terminal-kept": true}
+	"life.delegate-binds-readonly": true, "life.etc-root-only": true, "life.terminal-kept": true,
+	"res.ipc-within-memory": true}
 
 // differs: any two verdicts that are not the same, except where a race
 // scenario reports that its race did not happen this time (a skip that

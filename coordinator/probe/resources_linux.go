@@ -37,6 +37,7 @@ func resourceProbes() []Probe {
 		dataLimitProbe(),
 		stackMemoryProbe(),
 		userCountersProbe(),
+		ipcMemoryProbe(),
 	}
 }
 

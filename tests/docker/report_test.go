@@ -73,6 +73,7 @@ func TestReportNamesNativeControls(t *testing.T) {
 }
 
 // notInContainers are the native controls the docker backend cannot apply
-// (docs/backends.md): Landlock, and the per-user counter caps, which need
-// a user namespace of the sandbox's own.
-var notInContainers = map[string]bool{"landlock": true, "user_counters": true}
+// (docs/backends.md): Landlock, the per-user counter caps, which need a
+// user namespace of the sandbox's own, and the System V IPC caps, which
+// the container's memory cgroup stands in for.
+var notInContainers = map[string]bool{"landlock": true, "user_counters": true, "ipc_limits": true}
