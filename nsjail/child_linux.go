@@ -94,6 +94,13 @@ func (c *child) Wait() error {
 	return &exitError{ws: c.ws}
 }
 
+// fd is the pidfd (valid until the launch returns), or 0 once closed.
+func (c *child) fd() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return max(c.pidfd, 0)
+}
+
 // release closes the pidfd once nothing can signal the child any more.
 func (c *child) release() {
 	c.mu.Lock()

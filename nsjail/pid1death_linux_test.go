@@ -8,6 +8,7 @@ import (
 
 	"github.com/acbox/acbox/coordinator/backend"
 	"github.com/acbox/acbox/coordinator/policy"
+	"github.com/acbox/acbox/coordinator/sys"
 )
 
 // TestDiedAs: pid 1 dead without the member's exit message is a launch
@@ -59,7 +60,18 @@ func TestPid1KilledBeforeReady(t *testing.T) {
 	defer r.Close()
 	pid1 := make(chan int, 1)
 	var started []backend.Started
-	opt := Options{Stdout: w, OnReady: func(st backend.Started) { started = append(started, st) }}
+	cgroupLine := false
+	opt := Options{Stdout: w, OnReady: func(st backend.Started) {
+		started = append(started, st)
+		// pid 1 is reaped by now: a caller that opened a pidfd on its pid
+		// could pin another process that took it (review4).
+		if st.Pidfd <= 0 {
+			t.Errorf("the late started gives pid 1's pid %d without a pidfd: a caller would open one on a reaped pid", st.Pid)
+		} else if gone, err := sys.WaitReadable(st.Pidfd, 0); err != nil || !gone {
+			t.Errorf("the late started's pidfd does not name the dead pid 1 (exited %v, %v)", gone, err)
+		}
+		_, cgroupLine = st.Report.Limits["cgroup"]
+	}}
 	opt.SetBeforeMaps(func(pid int) { pid1 <- pid })
 	type result struct {
 		out *backend.Outcome
@@ -85,5 +97,8 @@ func TestPid1KilledBeforeReady(t *testing.T) {
 	}
 	if len(started) != 1 || started[0].Report == nil {
 		t.Errorf("OnReady called %d times (%+v), want once with the report", len(started), started)
+	}
+	if !cgroupLine {
+		t.Errorf("the late started's report has no cgroup line: the limits in force are not the parent's (limits %v)", started[0].Report.Limits)
 	}
 }

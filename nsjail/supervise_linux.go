@@ -108,7 +108,7 @@ func (l *launch) handle(m helperMsg, res *backend.Outcome) error {
 			return err
 		}
 		if l.opt.OnReady != nil {
-			l.opt.OnReady(backend.Started{ID: l.opt.ID, Pid: l.child.pid, Report: m.Report})
+			l.opt.OnReady(l.started(m.Report))
 		}
 	case "exit":
 		res.Code, res.Signal = m.Code, m.Signal
@@ -178,16 +178,26 @@ func diedAs(ws syscall.WaitStatus, forked, ready bool) int {
 
 // diedWithMember reports the member as SIGKILLed (it died with its pid
 // namespace), with the started event it may not have had (pid 1 can die
-// between the fork and its ready message), and says why on stderr.
+// between the fork and its ready message), and says why on stderr. The
+// fork message's report gets the cgroup's limits as ready's does.
 func (l *launch) diedWithMember(res *backend.Outcome, why string) {
 	res.Code, res.Signal = 128+int(syscall.SIGKILL), int(syscall.SIGKILL)
 	if res.Report == nil {
 		res.Report = l.forked
+		l.cg.report(res.Report) // cgroup hook: the limits in force (limits_linux.go)
 		if l.opt.OnReady != nil {
-			l.opt.OnReady(backend.Started{ID: l.opt.ID, Pid: l.child.pid, Report: res.Report})
+			l.opt.OnReady(l.started(res.Report))
 		}
 	}
 	fmt.Fprintf(l.opt.Stderr, "acbox: %s; the member was killed with it\n", why)
+}
+
+// started is what OnReady is told. pid 1's pidfd goes with its pid: pid 1
+// may be reaped by then (diedWithMember calls it after the reap, and a
+// pid 1 that dies right after its ready message is reaped meanwhile), and
+// a caller that opened a pidfd on the pid could pin a process that took it.
+func (l *launch) started(rep *policy.Report) backend.Started {
+	return backend.Started{ID: l.opt.ID, Pid: l.child.pid, Pidfd: l.child.fd(), Report: rep}
 }
 
 // pid1Died says how pid 1 ended while the member ran.
