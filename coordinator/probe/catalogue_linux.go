@@ -9,7 +9,10 @@ func catalogue() []Probe {
 	}
 	docker := dockerVariants()
 	for i := range out {
-		out[i].Docker = docker[out[i].ID]
+		// A probe may carry its own docker variant; the table's wins.
+		if v, ok := docker[out[i].ID]; ok {
+			out[i].Docker = v
+		}
 	}
 	return out
 }
