@@ -19,16 +19,17 @@ import (
 // IPC namespace's uid 0 write its limits (ipc_permissions compares the
 // effective uid). So pid 1 of a user's sandbox makes a second IPC
 // namespace, owned by a user namespace of its own that maps uid 0 to the
-// user: a child of pid 1 (this binary, argv[0] ipcChildArg0) is cloned into
-// both, is uid 0 there, writes the caps through the descriptor of the new
-// proc's sys/kernel, and waits; pid 1 opens that namespace and the
-// member's thread joins it before it drops its capabilities (setns needs
-// CAP_SYS_ADMIN in the namespace's owner, which pid 1 holds as the owner's
-// creator's uid, and in its own user namespace, which it holds until the
-// drop). The member, same uid, owns that user namespace too, so it holds
-// every capability over the IPC namespace's objects (all its own anyway);
-// what would raise a limit does not help it: the limits are behind the
-// read-only /proc/sys, and a queue larger than msgmnb needs
+// user, from a child cloned into both (ipcns_traced_linux.go: the child
+// is stopped at its exec and pid 1 writes the caps itself; this file
+// holds what that shares with the fallback, where the child runs this
+// binary, argv[0] ipcChildArg0, and writes them). The member's thread
+// joins that namespace before it drops its capabilities (setns needs
+// CAP_SYS_ADMIN in the namespace's owner, which pid 1 holds as the
+// owner's creator's uid, and in its own user namespace, which it holds
+// until the drop). The member, same uid, owns that user namespace too,
+// so it holds every capability over the IPC namespace's objects (all its
+// own anyway); what would raise a limit does not help it: the limits are
+// behind the read-only /proc/sys, and a queue larger than msgmnb needs
 // CAP_SYS_RESOURCE in the initial user namespace (capable(), not
 // ns_capable()); setns and unshare are refused by seccomp.
 
@@ -86,32 +87,75 @@ type ipcNamespace struct {
 	fd int // /proc/<child>/ns/ipc; none at 0 or below (0 is stdin, never this)
 }
 
-// makeIPCNamespace runs the child with caps and keeps its namespace
-// (r.ipcNS, or the reason in r.ipcNSErr). It runs right after the new
-// /proc is mounted: pid 1 is still dumpable (its child is visible to it
-// there) and no mount covers its root yet (with a home at "/" a later
-// clone is refused, EPERM, as from a chroot). The child's id maps are
-// written through that /proc, where its pid is; it waits for them.
-func (r *rootfs) makeIPCNamespace(caps []ipcLimit) {
-	ns, err := r.ipcChild(caps)
-	r.ipcNS, r.ipcNSErr = ns, err
-	if err != nil {
-		r.ipcNSErr = fmt.Errorf("a user's pid 1 writes them in an IPC namespace of its own, which failed: %w", err)
-	}
-}
+// ipcProc is what making the namespace needs of the new /proc: an O_PATH
+// descriptor of it (where the child's pid is; the maker closes it) and
+// the kept one of its sys/kernel (rootfs owns it). -1 where there is none.
+type ipcProc struct{ proc, kernel int }
 
-func (r *rootfs) ipcChild(caps []ipcLimit) (ipcNamespace, error) {
-	none := ipcNamespace{fd: -1}
-	if r.kernelSysctlErr != nil || r.kernelSysctl <= 0 {
-		return none, fmt.Errorf("pid 1 holds no descriptor of /proc/sys/kernel")
-	}
+// ipcArgs are the caps as name=value, or why one is missing.
+func ipcArgs(caps []ipcLimit) ([]string, error) {
 	var args []string
 	for _, c := range caps {
 		if c.Cap == "" {
-			return none, fmt.Errorf("the parent could not read or parse the host's kernel.%s", c.Name)
+			return nil, fmt.Errorf("the parent could not read or parse the host's kernel.%s", c.Name)
 		}
 		args = append(args, c.Name+"="+c.Cap)
 	}
+	return args, nil
+}
+
+// check says why p cannot serve.
+func (p ipcProc) check() error {
+	if p.proc < 0 {
+		return errors.New("the sandbox's /proc was not mounted")
+	}
+	if p.kernel <= 0 {
+		return errors.New("pid 1 holds no descriptor of /proc/sys/kernel")
+	}
+	return nil
+}
+
+// writeIDMaps maps uid and gid 0 of the child's user namespace to pid 1's
+// own (the user's), through the new /proc where the child's pid is.
+func (p ipcProc) writeIDMaps(pid int) error {
+	for _, m := range [...]struct{ file, value string }{
+		{"setgroups", "deny"}, {"uid_map", fmt.Sprintf("0 %d 1\n", unix.Geteuid())}, {"gid_map", fmt.Sprintf("0 %d 1\n", unix.Getegid())},
+	} {
+		if err := p.write(strconv.Itoa(pid)+"/"+m.file, m.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write writes value to a file beneath the new /proc.
+func (p ipcProc) write(path, value string) error {
+	fd, err := sys.Openat(p.proc, path, unix.O_WRONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return fmt.Errorf("write /proc/%s: %w", path, err)
+	}
+	defer sys.Close(fd)
+	if _, err := sys.Write(fd, "/proc/"+path, []byte(value)); err != nil {
+		return fmt.Errorf("write %q to /proc/%s: %w", value, path, err)
+	}
+	return nil
+}
+
+// openNS opens the child's IPC namespace (ns/ipc, a magic link: followed).
+func (p ipcProc) openNS(pid int) (ipcNamespace, error) {
+	fd, err := sys.Openat(p.proc, strconv.Itoa(pid)+"/ns/ipc", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return ipcNamespace{fd: -1}, fmt.Errorf("opening its namespace: %w", err)
+	}
+	return ipcNamespace{fd: fd}, nil
+}
+
+// execIPCChild is the way without tracing (Yama's ptrace_scope 3 refuses
+// it): the child runs this binary (IPCChildMain), writes the caps itself
+// and waits until pid 1 holds its namespace. It costs a Go runtime start
+// (about 3 ms of a user launch).
+func execIPCChild(p ipcProc, args []string) (ipcNamespace, error) {
+	none := ipcNamespace{fd: -1}
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return none, err
@@ -123,7 +167,7 @@ func (r *rootfs) ipcChild(caps []ipcLimit) (ipcNamespace, error) {
 		return none, err
 	}
 	defer outR.Close()
-	dup, err := unix.Dup(r.kernelSysctl) // the child's fd 3; pid 1 keeps its own
+	dup, err := unix.Dup(p.kernel) // the child's fd 3; pid 1 keeps its own
 	if err != nil {
 		inR.Close()
 		outW.Close()
@@ -142,15 +186,10 @@ func (r *rootfs) ipcChild(caps []ipcLimit) (ipcNamespace, error) {
 		inW.Close()
 		var ws unix.WaitStatus
 		sys.Wait4(c.pid, &ws, 0, nil)
-		sys.Close(c.pidfd)
+		c.release()
 	}()
-	pid := "proc/" + strconv.Itoa(c.pid) + "/"
-	for _, m := range [...]struct{ file, value string }{
-		{"setgroups", "deny"}, {"uid_map", fmt.Sprintf("0 %d 1\n", os.Geteuid())}, {"gid_map", fmt.Sprintf("0 %d 1\n", os.Getegid())},
-	} {
-		if err := r.writeProc(pid+m.file, m.value); err != nil {
-			return none, err
-		}
+	if err := p.writeIDMaps(c.pid); err != nil {
+		return none, err
 	}
 	if _, err := inW.Write([]byte("go\n")); err != nil {
 		return none, err
@@ -162,24 +201,7 @@ func (r *rootfs) ipcChild(caps []ipcLimit) (ipcNamespace, error) {
 		}
 		return none, errors.New(line)
 	}
-	fd, err := sys.Openat(r.root, pid+"ns/ipc", unix.O_RDONLY|unix.O_CLOEXEC, 0) // a magic link: followed
-	if err != nil {
-		return none, fmt.Errorf("opening its namespace: %w", err)
-	}
-	return ipcNamespace{fd: fd}, nil
-}
-
-// writeProc writes value to a file beneath the new root (its /proc).
-func (r *rootfs) writeProc(path, value string) error {
-	fd, err := sys.Openat(r.root, path, unix.O_WRONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
-	if err != nil {
-		return fmt.Errorf("write /%s: %w", path, err)
-	}
-	defer sys.Close(fd)
-	if _, err := sys.Write(fd, "/"+path, []byte(value)); err != nil {
-		return fmt.Errorf("write %q to /%s: %w", value, path, err)
-	}
-	return nil
+	return p.openNS(c.pid)
 }
 
 // join moves the calling thread (the member's, before it drops its

@@ -48,14 +48,17 @@ type rootfs struct {
 	// caps (ipclimit_linux.go).
 	kernelSysctl    int
 	kernelSysctlErr error
-	// ipcNS is the IPC namespace a user's pid 1 has its child make, with
-	// the caps written (ipcns_linux.go); ipcNSErr why there is none.
+	// ipc makes a user's IPC namespace beside the building
+	// (ipcns_traced_linux.go); ipcNS is that namespace with the caps
+	// written once collected, ipcNSErr why there is none.
+	ipc      *ipcMaker
 	ipcNS    ipcNamespace
 	ipcNSErr error
 }
 
 // build runs every step up to and including pivot_root.
 func (r *rootfs) build() error {
+	r.ipcNS = ipcNamespace{fd: -1}
 	steps := []struct {
 		name string
 		fn   func() error
@@ -293,6 +296,25 @@ func (r *rootfs) mountTmpfs(s source, dst int) error {
 
 func fdPath(fd int) string { return "/proc/self/fd/" + fmt.Sprint(fd) }
 
+// startIPC starts a user's IPC maker with the new /proc and its
+// sys/kernel. It runs right after the new /proc is mounted: pid 1 is
+// still dumpable (its child is visible to it there) and no mount covers
+// its root yet (with a home at "/", a clone after pivot_root is refused,
+// EPERM, as from a chroot).
+func (r *rootfs) startIPC() {
+	if os.Geteuid() == 0 {
+		return
+	}
+	p := ipcProc{proc: -1, kernel: r.kernelSysctl}
+	if r.kernelSysctlErr != nil {
+		p.kernel = -1
+	}
+	if fd, err := openNoFollow(r.root, "proc", true, true); err == nil {
+		p.proc = fd
+	}
+	r.ipc = startIPCMaker(r.cfg.IPCLimits, p)
+}
+
 func (r *rootfs) proc() error {
 	dst, err := mkdirBeneath(r.root, "proc", 0o555)
 	if err != nil {
@@ -312,9 +334,6 @@ func (r *rootfs) proc() error {
 	r.records = append(r.records, policy.MountRecord{Target: "/proc", Kind: "proc", Flags: "NOSUID|NODEV|NOEXEC,hidepid=invisible"})
 	r.openUserSysctl()
 	r.openKernelSysctl()
-	r.ipcNS = ipcNamespace{fd: -1}
-	if os.Geteuid() != 0 {
-		r.makeIPCNamespace(r.cfg.IPCLimits)
-	}
+	r.startIPC()
 	return nil
 }

@@ -22,11 +22,13 @@ func (s *sandbox) run() (int, error) {
 	// Opened while pid 1 still owns its /proc files (oomadj_linux.go).
 	fork := &forking{status: s.status, adj: openOOMAdj()}
 	defer fork.adj.close()
-	// A user's pid 1 had a child write its IPC limits in an IPC namespace
-	// of its own (rootfs.proc); the member's thread joins it.
+	// A user's pid 1 wrote its IPC limits in an IPC namespace of its own,
+	// made beside the building of the root (rootfs.ipc); the member's
+	// thread joins it.
 	writeIPC := s.rfs.writeKernelSysctl
 	ipcNS := &s.rfs.ipcNS
-	if unix.Geteuid() != 0 {
+	if s.rfs.ipc != nil {
+		s.rfs.ipcNS, s.rfs.ipcNSErr = s.rfs.ipc.collect()
 		writeIPC = func(string, string) error { return s.rfs.ipcNSErr }
 	}
 	defer ipcNS.close()
