@@ -9,10 +9,7 @@ func catalogue() []Probe {
 	}
 	docker := dockerVariants()
 	for i := range out {
-		// A probe may carry its own docker variant; the table's wins.
-		if v, ok := docker[out[i].ID]; ok {
-			out[i].Docker = v
-		}
+		out[i].Docker = docker[out[i].ID]
 	}
 	return out
 }
