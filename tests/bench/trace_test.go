@@ -145,8 +145,12 @@ func traceMarks(out []byte) (map[string]time.Duration, error) {
 			parent = pid // the last exec before pid 1's: acbox's, not setpriv's
 			m["parent exec"] = at
 		case ev == "sched:sched_process_exec:" && strings.Contains(line, "filename=/proc/self/exe"):
-			pid1 = pid
-			set("pid1 exec")
+			// The first is pid 1's; a user's pid 1 also clones a traced IPC
+			// child that stops at its exec of the same file and never runs.
+			if pid1 == "" {
+				pid1 = pid
+				set("pid1 exec")
+			}
 		case ev == "sched:sched_process_exec:" && pid1 != "" && pid != pid1:
 			member = pid
 			set("member exec")
