@@ -1,7 +1,6 @@
 package nsjail
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -47,26 +46,8 @@ func dropAndCheck(t *testing.T, keep uint32) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestDropAllThreadsCaps$", "-test.count=1")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", dropChildEnv, keep))
 	cmd.SysProcAttr = &syscall.SysProcAttr{AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_KILL, unix.CAP_SYS_PTRACE}}
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	line := make(chan string, 1)
-	go func() { s, _ := bufio.NewReader(out).ReadString('\n'); line <- s }()
-	select {
-	case s := <-line:
-		if s != "dropped\n" {
-			t.Fatalf("child: %q", s)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the child did not report within 20 s")
-	}
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", cmd.Process.Pid))
+	pid := startReporting(t, cmd, "dropped")
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
 	if len(tasks) < 5 {
 		t.Fatalf("the child has %d threads; want at least 5", len(tasks))
 	}

@@ -1,7 +1,6 @@
 package nsjail
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -43,26 +42,8 @@ func TestEnterCgroups(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestEnterCgroups$", "-test.count=1")
 	cmd.Env = append(os.Environ(), enterChildEnv+"="+id, "ACBOX_ENTER_FDS="+strings.Join(fdList, ","))
 	cmd.ExtraFiles = extra
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	line := make(chan string, 1)
-	go func() { s, _ := bufio.NewReader(out).ReadString('\n'); line <- s }()
-	select {
-	case s := <-line:
-		if s != "entered\n" {
-			t.Fatalf("child: %q", s)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the child did not report within 20 s")
-	}
-	tids, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/cgroup", cmd.Process.Pid))
+	pid := startReporting(t, cmd, "entered")
+	tids, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/cgroup", pid))
 	if len(tids) < 5 {
 		t.Fatalf("the child has %d threads; want at least 5", len(tids))
 	}
