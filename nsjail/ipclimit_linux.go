@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
@@ -92,44 +90,14 @@ func containsStr(list []string, s string) bool {
 	return false
 }
 
-// openKernelSysctl opens the new /proc's sys/kernel directory (O_PATH)
-// before /proc/sys is bound read-only, as openUserSysctl does for
-// sys/user: pid 1 writes the IPC caps through it after pivot_root.
-func (r *rootfs) openKernelSysctl() {
-	r.kernelSysctl, r.kernelSysctlErr = openNoFollow(r.root, "proc/sys/kernel", true, true)
-	if r.kernelSysctlErr != nil {
-		r.kernelSysctl = -1
-	}
-}
+// openKernelSysctl keeps the new /proc's sys/kernel for the IPC caps,
+// as openUserSysctl does sys/user.
+func (r *rootfs) openKernelSysctl() { r.kernelSysctl.open(r.root, "kernel") }
 
 // closeKernelSysctl closes it before the member starts.
-func (r *rootfs) closeKernelSysctl() {
-	if r.kernelSysctl > 0 {
-		sys.Close(r.kernelSysctl)
-	}
-	r.kernelSysctl, r.kernelSysctlErr = -1, errors.New("the sandbox's /proc/sys/kernel was closed")
-}
+func (r *rootfs) closeKernelSysctl() { r.kernelSysctl.close("kernel") }
 
 // writeKernelSysctl writes v to /proc/sys/kernel/name beneath the kept
 // descriptor and checks that it reads back (fields compared: kernel.sem
 // reads back separated by tabs).
-func (r *rootfs) writeKernelSysctl(name, v string) error {
-	path := kernelSysctlDir + name
-	if r.kernelSysctlErr != nil || r.kernelSysctl <= 0 {
-		why := "it was never opened"
-		if r.kernelSysctlErr != nil {
-			why = r.kernelSysctlErr.Error()
-		}
-		return fmt.Errorf("pid 1 holds no descriptor of /proc/sys/kernel from before /proc/sys was made read-only: %s", why)
-	}
-	fd, err := sys.Openat(r.kernelSysctl, name, unix.O_RDWR|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer sys.Close(fd)
-	got, err := writeBack(fd, path, v)
-	if err == nil && strings.Join(strings.Fields(got), " ") != v {
-		err = fmt.Errorf("%s reads %q after writing %q", path, got, v)
-	}
-	return err
-}
+func (r *rootfs) writeKernelSysctl(name, v string) error { return r.kernelSysctl.write(name, v) }

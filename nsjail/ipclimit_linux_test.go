@@ -71,7 +71,7 @@ func TestKernelSysctlWritesBeneathItsDescriptor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rootfs{kernelSysctl: fd}
+	r := &rootfs{kernelSysctl: sysctlDir{name: "kernel", fd: fd}}
 	defer r.closeKernelSysctl()
 	if err := r.writeKernelSysctl("sem", "1 2 3 4"); err != nil {
 		t.Fatalf("writeKernelSysctl beneath its descriptor: %v", err)

@@ -92,7 +92,7 @@ func TestUserSysctlWritesBeneathItsDescriptor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rootfs{userSysctl: fd}
+	r := &rootfs{userSysctl: sysctlDir{name: "user", fd: fd}}
 	defer r.closeUserSysctl()
 	if err := r.writeUserSysctl("max_test_instances", 7); err != nil {
 		t.Fatalf("writeUserSysctl beneath its descriptor: %v", err)

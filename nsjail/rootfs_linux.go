@@ -42,12 +42,10 @@ type rootfs struct {
 	shortfalls []string
 	// userSysctl is the new /proc's sys/user (O_PATH), opened before
 	// /proc/sys is made read-only, for the counter caps (ucount_linux.go).
-	userSysctl    int
-	userSysctlErr error
+	userSysctl sysctlDir
 	// kernelSysctl is its sys/kernel, kept likewise for the System V IPC
 	// caps (ipclimit_linux.go).
-	kernelSysctl    int
-	kernelSysctlErr error
+	kernelSysctl sysctlDir
 	// ipc makes a user's IPC namespace beside the building
 	// (ipcns_traced_linux.go); ipcNS is that namespace with the caps
 	// written once collected, ipcNSErr why there is none.
@@ -305,8 +303,8 @@ func (r *rootfs) startIPC() {
 	if os.Geteuid() == 0 {
 		return
 	}
-	p := ipcProc{proc: -1, kernel: r.kernelSysctl}
-	if r.kernelSysctlErr != nil {
+	p := ipcProc{proc: -1, kernel: r.kernelSysctl.fd}
+	if r.kernelSysctl.err != nil {
 		p.kernel = -1
 	}
 	if fd, err := openNoFollow(r.root, "proc", true, true); err == nil {

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/acbox/acbox/coordinator/policy"
 	"github.com/acbox/acbox/coordinator/sys"
 )
@@ -88,48 +86,14 @@ func appendDistinct(errs []error, err error) []error {
 	return append(errs, err)
 }
 
-// openUserSysctl opens the new /proc's sys/user directory (O_PATH), before
-// /proc/sys is bound read-only over itself: the directory stays on the
-// fresh proc's own, writable mount, so pid 1 can write the caps through it
-// after pivot_root while every path the member has to /proc/sys is
-// read-only. A failure is kept and refuses the caps (capUserCounters).
-func (r *rootfs) openUserSysctl() {
-	r.userSysctl, r.userSysctlErr = openNoFollow(r.root, "proc/sys/user", true, true)
-	if r.userSysctlErr != nil {
-		r.userSysctl = -1
-	}
-}
+// openUserSysctl keeps the new /proc's sys/user for the counter caps.
+func (r *rootfs) openUserSysctl() { r.userSysctl.open(r.root, "user") }
 
-// closeUserSysctl closes the descriptor once the caps are written: the
-// member starts with no way to the writable mount.
-func (r *rootfs) closeUserSysctl() {
-	if r.userSysctl > 0 {
-		sys.Close(r.userSysctl)
-	}
-	r.userSysctl, r.userSysctlErr = -1, errors.New("the sandbox's /proc/sys/user was closed")
-}
+// closeUserSysctl closes it once the caps are written.
+func (r *rootfs) closeUserSysctl() { r.userSysctl.close("user") }
 
-// writeUserSysctl writes v to /proc/sys/user/name and checks it took,
-// through one descriptor (pid 1 sets a dozen of them on every launch),
-// opened beneath the directory openUserSysctl kept.
+// writeUserSysctl writes v to /proc/sys/user/name beneath the kept
+// descriptor and checks it took (pid 1 sets a dozen on every launch).
 func (r *rootfs) writeUserSysctl(name string, v int64) error {
-	path := userSysctlDir + name
-	if r.userSysctlErr != nil || r.userSysctl <= 0 {
-		why := "it was never opened"
-		if r.userSysctlErr != nil {
-			why = r.userSysctlErr.Error()
-		}
-		return fmt.Errorf("pid 1 holds no descriptor of /proc/sys/user from before /proc/sys was made read-only: %s", why)
-	}
-	fd, err := sys.Openat(r.userSysctl, name, unix.O_RDWR|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer sys.Close(fd)
-	want := strconv.FormatInt(v, 10)
-	got, err := writeBack(fd, path, want)
-	if err == nil && got != want {
-		err = fmt.Errorf("%s reads %s after writing %d", path, got, v)
-	}
-	return err
+	return r.userSysctl.write(name, strconv.FormatInt(v, 10))
 }
