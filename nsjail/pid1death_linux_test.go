@@ -42,17 +42,9 @@ func TestDiedAs(t *testing.T) {
 // a member killed with its sandbox (137, with a started report), not a
 // launch that ran nothing (126: a client would run it again elsewhere).
 func TestPid1KilledBeforeReady(t *testing.T) {
-	h, err := policy.HostFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Cwd = "/"
 	// stallMarker: this test binary's pid 1 waits a minute after the
 	// member's start, before its ready message.
-	plan, err := policy.Resolve(policy.Spec{Command: []string{"sh", "-c", "echo ran; exec sleep 30", stallMarker}}, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := resolveFromRoot(t, policy.Spec{Command: []string{"sh", "-c", "echo ran; exec sleep 30", stallMarker}})
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

@@ -65,15 +65,7 @@ func TestMemberSigpendingFloodFirst(t *testing.T) {
 	if _, err := os.Stat(py); err != nil {
 		t.Fatal("python3 is needed (the integration tests need it too): " + err.Error())
 	}
-	h, err := policy.HostFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Cwd = "/"
-	plan, err := policy.Resolve(policy.Spec{Command: []string{py, "-c", floodSigpending, floodMarker}}, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := resolveFromRoot(t, policy.Spec{Command: []string{py, "-c", floodSigpending, floodMarker}})
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -115,17 +107,9 @@ func TestSetupDeadline(t *testing.T) {
 	old := setupDeadline
 	setupDeadline = 500 * time.Millisecond
 	defer func() { setupDeadline = old }()
-	h, err := policy.HostFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Cwd = "/"
-	plan, err := policy.Resolve(policy.Spec{Command: []string{"sh", "-c", "sleep 30", stallFirstMarker}}, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := resolveFromRoot(t, policy.Spec{Command: []string{"sh", "-c", "sleep 30", stallFirstMarker}})
 	start := time.Now()
-	_, err = Launch(plan, Options{})
+	_, err := Launch(plan, Options{})
 	if err == nil || !errors.Is(err, policy.ErrCannotSandbox) || !strings.Contains(err.Error(), "did not report ready") {
 		t.Fatalf("a stalled pid 1: got %q, want ErrCannotSandbox saying it did not report ready", fmt.Sprint(err))
 	}
@@ -142,15 +126,7 @@ func TestSetupDeadlineAfterFork(t *testing.T) {
 	old := setupDeadline
 	setupDeadline = 500 * time.Millisecond
 	defer func() { setupDeadline = old }()
-	h, err := policy.HostFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Cwd = "/"
-	plan, err := policy.Resolve(policy.Spec{Command: []string{"sh", "-c", "sleep 30", stallMarker}}, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := resolveFromRoot(t, policy.Spec{Command: []string{"sh", "-c", "sleep 30", stallMarker}})
 	readies := 0
 	out, err := Launch(plan, Options{OnReady: func(backend.Started) { readies++ }})
 	if err != nil {

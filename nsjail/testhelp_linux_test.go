@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/acbox/acbox/coordinator/policy"
 )
 
 // startReporting starts cmd (a re-run of this test binary as a child),
@@ -34,4 +36,19 @@ func startReporting(t *testing.T, cmd *exec.Cmd, want string) int {
 		t.Fatal("the child did not report within 20 s")
 	}
 	return cmd.Process.Pid
+}
+
+// resolveFromRoot resolves spec for this host's caller, run from "/".
+func resolveFromRoot(t *testing.T, spec policy.Spec) *policy.Plan {
+	t.Helper()
+	h, err := policy.HostFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Cwd = "/"
+	p, err := policy.Resolve(spec, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
